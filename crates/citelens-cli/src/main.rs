@@ -1,0 +1,47 @@
+//! `citelens`: the command line over citelens' engine.
+
+mod model_dir;
+mod nli_cmd;
+mod nli_bench;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "citelens", version, about = "Verify cited AI answers against their evidence")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Entailment / neutral / contradiction probabilities for premise-hypothesis pairs.
+    Nli(nli_cmd::NliArgs),
+    /// Per-pair latency of the NLI model at fixed sequence lengths (after warm-up).
+    NliBench(nli_bench::BenchArgs),
+}
+
+/// `--model DIR`, else the shipped model found without configuration.
+pub fn resolve_model_dir(explicit: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    match explicit {
+        Some(dir) => Ok(dir),
+        None => model_dir::find(),
+    }
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Nli(args) => nli_cmd::run(args),
+        Command::NliBench(args) => nli_bench::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("citelens: {e:#}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! The model directory's `config.json`: labels, lengths, calibration and the size limits we enforce.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{NliError, Result};
+
+pub const LABELS: [&str; 3] = ["entailment", "neutral", "contradiction"];
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ModelConfig {
+    pub name: String,
+    /// Output order of the logits; must be entailment, neutral, contradiction.
+    pub labels: Vec<String>,
+    /// Tokens per sequence, special tokens included.
+    pub max_length: usize,
+    /// Longest hypothesis in tokens; a longer one is an error, never truncated.
+    pub max_hypothesis_tokens: usize,
+    /// Temperature fitted on held-out pairs; probabilities are softmax(logits / temperature).
+    pub temperature: f32,
+    /// Tokens shared by consecutive windows of a long premise.
+    #[serde(default = "default_overlap")]
+    pub window_overlap_tokens: usize,
+    #[serde(default)]
+    pub limits: Limits,
+    #[serde(default = "default_model_file")]
+    pub model_file: String,
+    #[serde(default = "default_tokenizer_file")]
+    pub tokenizer_file: String,
+    /// sha256 of the model file, hex; checked by loaders that fetch it (the browser).
+    #[serde(default)]
+    pub model_sha256: Option<String>,
+}
+
+/// Caps on input sizes, so that untrusted input cannot make inference unbounded.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Limits {
+    pub max_premise_chars: usize,
+    pub max_hypothesis_chars: usize,
+    /// Windows per premise; `max_premise_chars` normally binds first.
+    pub max_windows: usize,
+    /// Sequences run in one forward pass.
+    pub max_batch: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_premise_chars: 100_000, max_hypothesis_chars: 2_000, max_windows: 400, max_batch: 16 }
+    }
+}
+
+fn default_overlap() -> usize {
+    32
+}
+fn default_model_file() -> String {
+    "model.onnx".into()
+}
+fn default_tokenizer_file() -> String {
+    "tokenizer.json".into()
+}
+
+impl ModelConfig {
+    pub fn from_json(bytes: &[u8]) -> Result<Self> {
+        let cfg: ModelConfig = serde_json::from_slice(bytes).map_err(|e| NliError::Config(e.to_string()))?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    fn validate(&self) -> Result<()> {
+        if self.labels.iter().map(String::as_str).ne(LABELS) {
+            return Err(NliError::Config(format!("labels must be {LABELS:?}, found {:?}", self.labels)));
+        }
+        if self.max_length < 16 || self.max_hypothesis_tokens + 8 > self.max_length {
+            return Err(NliError::Config(format!(
+                "max_length {} must exceed max_hypothesis_tokens {} by at least 8",
+                self.max_length, self.max_hypothesis_tokens
+            )));
+        }
+        let window = self.max_length - self.max_hypothesis_tokens - 3;
+        if self.window_overlap_tokens * 2 > window {
+            return Err(NliError::Config(format!("window_overlap_tokens {} is over half a window", self.window_overlap_tokens)));
+        }
+        if !(self.temperature.is_finite() && self.temperature > 0.0) {
+            return Err(NliError::Config(format!("temperature must be positive, found {}", self.temperature)));
+        }
+        if self.limits.max_batch == 0 || self.limits.max_windows == 0 {
+            return Err(NliError::Config("limits.max_batch and limits.max_windows must be positive".into()));
+        }
+        Ok(())
+    }
+}

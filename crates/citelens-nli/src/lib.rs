@@ -1,0 +1,176 @@
+//! citelens' NLI model: does this evidence entail, leave open, or contradict this claim?
+//!
+//! A MiniLM cross-encoder exported to ONNX (weight-only int8) and run with tract, natively and in
+//! wasm32. Pairs of different lengths are sorted and batched so that no pair is padded to the
+//! longest of the whole input; a premise too long for one pass is read in overlapping windows and
+//! the result names the window that decided it.
+
+mod config;
+mod error;
+mod runtime;
+mod tokenize;
+
+use std::path::Path;
+
+pub use config::{Limits, ModelConfig, LABELS};
+pub use error::{NliError, Result, Side};
+pub use tokenize::{window_spans, Sequence, Window};
+
+use runtime::Runtime;
+use tokenize::PairEncoder;
+
+/// Calibrated label probabilities (softmax of logits over the fitted temperature).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Probabilities {
+    pub entailment: f32,
+    pub neutral: f32,
+    pub contradiction: f32,
+}
+
+impl Probabilities {
+    fn from_logits(logits: &[f32], temperature: f32) -> Self {
+        let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let exp: Vec<f32> = logits.iter().map(|l| ((l - max) / temperature).exp()).collect();
+        let sum: f32 = exp.iter().sum();
+        Probabilities { entailment: exp[0] / sum, neutral: exp[1] / sum, contradiction: exp[2] / sum }
+    }
+
+    /// The most probable label, as spelled in `LABELS`.
+    pub fn label(&self) -> &'static str {
+        let p = [self.entailment, self.neutral, self.contradiction];
+        let best = (0..3).fold(0, |b, i| if p[i] > p[b] { i } else { b });
+        LABELS[best]
+    }
+}
+
+/// The verdict on one pair.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Prediction {
+    pub probabilities: Probabilities,
+    /// Raw logits of the deciding window (entailment, neutral, contradiction).
+    pub logits: [f32; 3],
+    /// The premise window that decided the verdict.
+    pub window: Window,
+}
+
+pub struct NliModel {
+    config: ModelConfig,
+    encoder: PairEncoder,
+    runtime: Runtime,
+}
+
+impl NliModel {
+    /// Loads from bytes: the model file, `tokenizer.json` and `config.json` (the browser fetches them).
+    pub fn from_bytes(onnx: &[u8], tokenizer_json: &[u8], config_json: &[u8]) -> Result<Self> {
+        let config = ModelConfig::from_json(config_json)?;
+        let encoder = PairEncoder::from_bytes(tokenizer_json)?;
+        let runtime = Runtime::from_onnx_bytes(onnx, LABELS.len())?;
+        Ok(NliModel { config, encoder, runtime })
+    }
+
+    /// Loads a model directory holding `config.json` and the files it names.
+    pub fn from_dir(dir: impl AsRef<Path>) -> Result<Self> {
+        let dir = dir.as_ref();
+        let read = |p: &Path| std::fs::read(p).map_err(|e| NliError::io(p, e));
+        let config_json = read(&dir.join("config.json"))?;
+        let config = ModelConfig::from_json(&config_json)?;
+        let onnx = read(&dir.join(&config.model_file))?;
+        let tokenizer = read(&dir.join(&config.tokenizer_file))?;
+        Self::from_bytes(&onnx, &tokenizer, &config_json)
+    }
+
+    pub fn config(&self) -> &ModelConfig {
+        &self.config
+    }
+
+    /// Scores one pair.
+    pub fn predict(&self, premise: &str, hypothesis: &str) -> Result<Prediction> {
+        self.predict_batch(&[(premise, hypothesis)]).pop().unwrap_or_else(|| Err(NliError::Inference("no result".into())))
+    }
+
+    /// Scores many pairs; each gets its own result, so one bad pair does not sink the others.
+    pub fn predict_batch(&self, pairs: &[(&str, &str)]) -> Vec<Result<Prediction>> {
+        let encoded: Vec<Result<Vec<(Sequence, Window)>>> =
+            pairs.iter().map(|(p, h)| self.encoder.encode(&self.config, p, h)).collect();
+        // Every window of every valid pair, shortest first, so each batch pads little.
+        let mut rows: Vec<(usize, usize)> = encoded
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| e.as_ref().ok().map(|w| (0..w.len()).map(move |j| (i, j))))
+            .flatten()
+            .collect();
+        let seq = |&(i, j): &(usize, usize)| -> &Sequence { &encoded[i].as_ref().map(|w| &w[j].0).expect("valid pair") };
+        rows.sort_by_key(|r| seq(r).input_ids.len());
+        let mut logits: Vec<Vec<Option<Vec<f32>>>> =
+            encoded.iter().map(|e| vec![None; e.as_ref().map_or(0, Vec::len)]).collect();
+        let mut failures: Vec<Option<String>> = vec![None; pairs.len()];
+        for chunk in rows.chunks(self.config.limits.max_batch) {
+            let batch: Vec<&Sequence> = chunk.iter().map(seq).collect();
+            match self.runtime.logits(&batch) {
+                Ok(out) => {
+                    for (&(i, j), l) in chunk.iter().zip(out) {
+                        logits[i][j] = Some(l);
+                    }
+                }
+                Err(e) => {
+                    for &(i, _) in chunk {
+                        failures[i] = Some(e.to_string());
+                    }
+                }
+            }
+        }
+        encoded
+            .into_iter()
+            .enumerate()
+            .map(|(i, enc)| {
+                let windows = enc?;
+                if let Some(msg) = failures[i].take() {
+                    return Err(NliError::Inference(msg));
+                }
+                let scored: Vec<(Window, Vec<f32>)> = windows
+                    .into_iter()
+                    .zip(logits[i].drain(..))
+                    .map(|((_, w), l)| (w, l.unwrap_or_default()))
+                    .collect();
+                Ok(self.decide(scored))
+            })
+            .collect()
+    }
+
+    /// Runs prepared sequences straight through the network (parity tests, benchmarks).
+    pub fn raw_logits(&self, rows: &[&Sequence]) -> Result<Vec<Vec<f32>>> {
+        self.runtime.logits(rows)
+    }
+
+    /// Tokenizes a pair as `predict` would, without running the network.
+    pub fn encode(&self, premise: &str, hypothesis: &str) -> Result<Vec<(Sequence, Window)>> {
+        self.encoder.encode(&self.config, premise, hypothesis)
+    }
+
+    /// A sequence of exactly `len` tokens built from a pair (benchmarks at fixed lengths).
+    pub fn sequence_of_length(&self, premise: &str, hypothesis: &str, len: usize) -> Result<Sequence> {
+        self.encoder.fixed_length(premise, hypothesis, len)
+    }
+
+    /// Support can sit anywhere in a long premise: the verdict comes from the window that entails
+    /// most, when one entails; else from the one that contradicts most, when one contradicts;
+    /// else from the window closest to entailing.
+    fn decide(&self, scored: Vec<(Window, Vec<f32>)>) -> Prediction {
+        let t = self.config.temperature;
+        let probs: Vec<Probabilities> = scored.iter().map(|(_, l)| Probabilities::from_logits(l, t)).collect();
+        let argmax = |f: &dyn Fn(&Probabilities) -> f32| {
+            (0..probs.len()).fold(0, |b, i| if f(&probs[i]) > f(&probs[b]) { i } else { b })
+        };
+        let ent = argmax(&|p| p.entailment);
+        let con = argmax(&|p| p.contradiction);
+        let pick = if probs[ent].label() == "entailment" {
+            ent
+        } else if probs[con].label() == "contradiction" {
+            con
+        } else {
+            ent
+        };
+        let (window, l) = &scored[pick];
+        Prediction { probabilities: probs[pick], logits: [l[0], l[1], l[2]], window: *window }
+    }
+}

@@ -1,0 +1,70 @@
+"""Checks on the training data pipeline (stdlib only: runs in CI without torch)."""
+import builtins
+import os
+import random
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import data  # noqa: E402
+
+SHARED = Path(os.environ.get("CITELENS_DATA_DIR", Path(__file__).resolve().parents[3] / "shared/data"))
+# Files ../shared/data/README.md marks dev-eval or non-commercial: never read while building training data.
+NOT_FOR_TRAINING = [
+    "multinli_1.0_dev_mismatched", "fever_symmetric", "wice/claim_dev", "oracle_chunks_claim_dev",
+    "non_supported_tokens_dev", "attributionbench", "biokalma", "cwq", "webquestions", "simplequestions",
+    "annotations_splits_ev2_validation",
+]
+
+
+class SwapTest(unittest.TestCase):
+    def test_swap_changes_a_fact_the_premise_pins(self):
+        rng = random.Random(0)
+        prem = "The bridge opened in 1937 and spans 2737 metres."
+        hyp = "The bridge opened in 1937."
+        new = data._swap(hyp, prem, rng, ["Golden Gate"])
+        self.assertIsNotNone(new)
+        self.assertNotEqual(new, hyp)
+        self.assertNotIn("1937", new)
+
+    def test_no_swap_without_a_shared_fact(self):
+        self.assertIsNone(data._swap("a dog runs", "a cat sleeps", random.Random(0), []))
+
+    def test_best_window_finds_the_claims_words(self):
+        text = " ".join(["filler"] * 300 + ["Marie Curie won the Nobel Prize"] + ["filler"] * 300)
+        win = data._best_window(text, "Marie Curie won a Nobel Prize", words=40)
+        self.assertIn("Curie", win)
+        self.assertLessEqual(len(win.split()), 40)
+
+
+@unittest.skipUnless(SHARED.is_dir(), "needs ../shared/data")
+class MixTest(unittest.TestCase):
+    def test_training_mix_reads_only_train_and_ship_files(self):
+        opened = []
+        real_open = builtins.open
+
+        def spy(path, *a, **k):
+            opened.append(str(path))
+            return real_open(path, *a, **k)
+
+        builtins.open = spy
+        try:
+            mix = data.training_mix(SHARED, seed=13)
+        finally:
+            builtins.open = real_open
+        self.assertGreater(len(mix), 50000)
+        for path in opened:
+            for banned in NOT_FOR_TRAINING:
+                self.assertNotIn(banned, path)
+        labels = {e[2] for e in mix}
+        self.assertEqual(labels, {data.ENT, data.NEU, data.CON, data.NOT_ENT})
+
+    def test_mix_is_reproducible(self):
+        a = data.training_mix(SHARED, seed=13)[:200]
+        b = data.training_mix(SHARED, seed=13)[:200]
+        self.assertEqual(a, b)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -13,7 +13,7 @@ if ! rustup target list --installed | grep -q '^wasm32-unknown-unknown$'; then
 fi
 
 echo "== cargo test (native)"
-cargo test --workspace --release 2>&1
+cargo test --workspace 2>&1
 
 echo "== wasm32 build (citelens-nli through its JS bindings)"
 cargo build --release --target wasm32-unknown-unknown -p citelens-wasm 2>&1

@@ -207,3 +207,16 @@ def training_mix(root, seed=13):
     mix = base + synth
     rng.shuffle(mix)
     return mix
+
+
+def nli_focus_mix(root, seed=13, other_fraction=0.25, flip=True):
+    """Stage 2: every SNLI/MNLI pair, each contradiction also read the other way round (contradiction
+    is symmetric), and a sample of the rest of the stage-1 mix so the other sources are not forgotten."""
+    rng = random.Random(seed + 1)
+    mix = training_mix(root, seed)
+    nli = [e for e in mix if e[3] in ("snli", "mnli_m")]
+    flipped = [(e[1], e[0], CON, e[3] + "_flip") for e in nli if e[2] == CON] if flip else []
+    rest = [e for e in mix if e[3] not in ("snli", "mnli_m") and rng.random() < other_fraction]
+    out = nli + flipped + rest
+    rng.shuffle(out)
+    return out

@@ -129,6 +129,8 @@ def main():
     ap.add_argument("--bf16", action="store_true", help="bf16 autocast (CPU with AVX512-BF16, or GPU)")
     ap.add_argument("--max-steps", type=int, default=0, help="stop early (for timing runs)")
     ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--init", help="start from this checkpoint (stage 2) instead of the base model")
+    ap.add_argument("--mix", choices=["full", "nli-focus", "nli-focus-noflip"], default="full")
     args = ap.parse_args()
 
     t0 = time.time()
@@ -146,13 +148,17 @@ def main():
     tok = make_tokenizer(base / "tokenizer.json")
     model = CrossEncoder(Config(cfg))
     load_pretrained(model, base / "model.safetensors", cfg["num_hidden_layers"])
+    if args.init:
+        model.load_state_dict(torch.load(args.init, map_location="cpu"))
     model.to(device)
 
-    mix = data.training_mix(args.data, seed=args.seed)
-    # Hold out 3-way pairs for temperature calibration and a sanity figure.
-    held = [e for e in mix if e[2] < 3 and e[3] in ("snli", "mnli_m", "synth_swap")][:1500]
-    held_ids = {id(e) for e in held}
-    train = [e for e in mix if id(e) not in held_ids]
+    full = data.training_mix(args.data, seed=args.seed)
+    # Hold out 3-way pairs for temperature calibration and a sanity figure; the same pairs in both
+    # stages, so stage 2 never trains on them either.
+    held = [e for e in full if e[2] < 3 and e[3] in ("snli", "mnli_m", "synth_swap")][:1500]
+    held_keys = {(e[0], e[1]) for e in held}
+    mix = full if args.mix == "full" else data.nli_focus_mix(args.data, seed=args.seed, flip=args.mix == "nli-focus")
+    train = [e for e in mix if (e[0], e[1]) not in held_keys and (e[1], e[0]) not in held_keys]
     print(f"[data] {len(train)} training pairs, {len(held)} held out; device {device}; "
           f"threads {torch.get_num_threads()}; {time.time() - t0:.1f}s", flush=True)
 

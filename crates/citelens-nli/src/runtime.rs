@@ -82,10 +82,10 @@ impl Runtime {
             inputs.push(Tensor::from_shape(&shape, &by_name[slot]).map_err(fail)?.into());
         }
         let out = self.plan.run(inputs).map_err(fail)?;
-        let view = out[0].to_array_view::<f32>().map_err(fail)?;
+        let view = out[0].to_plain_array_view::<f32>().map_err(fail)?;
         if view.shape() != [rows.len(), self.labels] {
             return Err(NliError::Inference(format!("logits have shape {:?}", view.shape())));
         }
-        Ok(view.outer_iter().map(|row| row.to_vec()).collect())
+        Ok(view.outer_iter().map(|row| row.iter().copied().collect()).collect())
     }
 }

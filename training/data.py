@@ -209,11 +209,15 @@ def training_mix(root, seed=13):
     return mix
 
 
-def nli_focus_mix(root, seed=13, other_fraction=0.25, flip=True):
-    """Stage 2: every SNLI/MNLI pair, each contradiction also read the other way round (contradiction
-    is symmetric), and a sample of the rest of the stage-1 mix so the other sources are not forgotten."""
+def held_out(mix, n=1500):
+    """The 3-way pairs kept out of every training stage, for temperature calibration and a sanity figure."""
+    return [e for e in mix if e[2] < 3 and e[3] in ("snli", "mnli_m", "synth_swap")][:n]
+
+
+def nli_focus_mix(mix, seed=13, other_fraction=0.25, flip=True):
+    """Stage 2 from the stage-1 `mix`: every SNLI/MNLI pair, each contradiction also read the other way
+    round (contradiction is symmetric), and a sample of the rest so the other sources are not forgotten."""
     rng = random.Random(seed + 1)
-    mix = training_mix(root, seed)
     nli = [e for e in mix if e[3] in ("snli", "mnli_m")]
     flipped = [(e[1], e[0], CON, e[3] + "_flip") for e in nli if e[2] == CON] if flip else []
     rest = [e for e in mix if e[3] not in ("snli", "mnli_m") and rng.random() < other_fraction]

@@ -32,8 +32,7 @@ def main():
     model.load_state_dict(state)
     base = train.base_model_dir(Path(__file__).parent / ".cache")
     tok = train.make_tokenizer(base / "tokenizer.json")
-    full = data.training_mix(args.data, seed=meta["args"]["seed"])
-    held = [e for e in full if e[2] < 3 and e[3] in ("snli", "mnli_m", "synth_swap")][:1500]
+    held = data.held_out(data.training_mix(args.data, seed=meta["args"]["seed"]))
     logits = train.predict_logits(model, tok, [(p, h) for p, h, _, _ in held], meta["max_len"], meta["max_hyp"], "cpu")
     y = torch.tensor([e[2] for e in held])
     meta.update({"temperature": train.fit_temperature(logits, y), "held_out_acc": (logits.argmax(-1) == y).float().mean().item(),

@@ -155,9 +155,9 @@ def main():
     full = data.training_mix(args.data, seed=args.seed)
     # Hold out 3-way pairs for temperature calibration and a sanity figure; the same pairs in both
     # stages, so stage 2 never trains on them either.
-    held = [e for e in full if e[2] < 3 and e[3] in ("snli", "mnli_m", "synth_swap")][:1500]
+    held = data.held_out(full)
     held_keys = {(e[0], e[1]) for e in held}
-    mix = full if args.mix == "full" else data.nli_focus_mix(args.data, seed=args.seed, flip=args.mix == "nli-focus")
+    mix = full if args.mix == "full" else data.nli_focus_mix(full, seed=args.seed, flip=args.mix == "nli-focus")
     train = [e for e in mix if (e[0], e[1]) not in held_keys and (e[1], e[0]) not in held_keys]
     print(f"[data] {len(train)} training pairs, {len(held)} held out; device {device}; "
           f"threads {torch.get_num_threads()}; {time.time() - t0:.1f}s", flush=True)

@@ -1,15 +1,9 @@
 #!/usr/bin/env bash
-# citelens' main job for now: score a cited claim against its evidence with the shipped model.
+# citelens' main job: verify the cited answers printed in the CAQA and KaLMA papers with the shipped
+# model, and show each one's coloured spans, categories and reasoning graph in the terminal.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+data="${CITELENS_DATA_DIR:-../shared/data}"
 cargo build --release -q -p citelens-cli
 bin=target/release/citelens
-premise="The Puppetoon Movie is a 1987 animated film written, produced, and directed by Arnold Leibovit"
-echo "Evidence: $premise"
-for claim in "George Pal directed a production called Puppetoons" \
-             "Arnold Leibovit directed The Puppetoon Movie" \
-             "The Puppetoon Movie was released in 1987"; do
-  echo
-  echo "Claim: $claim"
-  "$bin" nli --premise "$premise" --hypothesis "$claim"
-done
+"$bin" verify --input "$data/paper_examples/paper_examples.jsonl" --format pretty

@@ -1,8 +1,11 @@
 //! `citelens`: the command line over citelens' engine.
 
+mod bench;
 mod model_dir;
 mod nli_cmd;
 mod nli_bench;
+mod pretty;
+mod verify_cmd;
 
 use std::path::PathBuf;
 
@@ -21,6 +24,12 @@ enum Command {
     Nli(nli_cmd::NliArgs),
     /// Per-pair latency of the NLI model at fixed sequence lengths (after warm-up).
     NliBench(nli_bench::BenchArgs),
+    /// Verify cited answers: categories, spans, complexity and knowledge-graph metrics as a JSON report.
+    Verify(verify_cmd::VerifyArgs),
+    /// Score the engine on a labelled data set: per-category F1, macro/micro-F1, confusion, pairs/s.
+    Bench(bench::BenchArgs),
+    /// Print the JSON Schema of the `verify` input document.
+    Schema,
 }
 
 /// `--model DIR`, else the shipped model found without configuration.
@@ -36,6 +45,12 @@ fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Nli(args) => nli_cmd::run(args),
         Command::NliBench(args) => nli_bench::run(args),
+        Command::Verify(args) => verify_cmd::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Schema => {
+            println!("{}", serde_json::to_string_pretty(&citelens_engine::input_schema()).expect("schema is JSON"));
+            Ok(std::process::ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,

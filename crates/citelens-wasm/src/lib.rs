@@ -1,5 +1,7 @@
-//! citelens' NLI model for JavaScript: construct from the three model files' bytes, then score pairs.
+//! citelens for JavaScript: construct from the three model files' bytes, then score pairs (`Nli`)
+//! or verify whole cited answers (`Verifier`, the same engine and report as the CLI).
 
+use citelens_engine::{Engine, Input};
 use citelens_nli::NliModel;
 use wasm_bindgen::prelude::*;
 
@@ -33,5 +35,27 @@ impl Nli {
         let seq = self.model.sequence_of_length(premise, hypothesis, tokens).map_err(js_err)?;
         let rows: Vec<_> = std::iter::repeat_n(&seq, copies.max(1)).collect();
         Ok(self.model.raw_logits(&rows).map_err(js_err)?.concat())
+    }
+}
+
+/// The verification engine: one input document (JSON) in, the versioned report (JSON) out.
+#[wasm_bindgen]
+pub struct Verifier {
+    engine: Engine<NliModel>,
+}
+
+#[wasm_bindgen]
+impl Verifier {
+    #[wasm_bindgen(constructor)]
+    pub fn new(onnx: &[u8], tokenizer: &[u8], config: &[u8]) -> Result<Verifier, JsError> {
+        let model = NliModel::from_bytes(onnx, tokenizer, config).map_err(js_err)?;
+        Ok(Verifier { engine: Engine::new(model) })
+    }
+
+    /// `input` is a citelens input document (see schema/input.schema.json); returns the report.
+    pub fn verify(&self, input: &str) -> Result<String, JsError> {
+        let input = Input::from_json(input).map_err(js_err)?;
+        let report = self.engine.verify(&input).map_err(js_err)?;
+        serde_json::to_string(&report).map_err(js_err)
     }
 }

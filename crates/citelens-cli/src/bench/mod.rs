@@ -1,0 +1,274 @@
+//! `citelens bench`: run the engine over a labelled data set and print the papers' tables.
+
+mod datasets;
+mod metrics;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use citelens_engine::{Caps, Category, ComplexityType, Engine, Probs, Report, Scorer};
+use citelens_nli::NliModel;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{json, Value};
+
+use datasets::{Dataset, Gold};
+use metrics::Scores;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    #[arg(long, value_enum)]
+    dataset: Dataset,
+    #[arg(long)]
+    input: PathBuf,
+    /// Print the figures as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Use the first N examples.
+    #[arg(long)]
+    limit: Option<usize>,
+    #[arg(long)]
+    model: Option<PathBuf>,
+    /// Decision thresholds (JSON); default: the engine's.
+    #[arg(long)]
+    thresholds: Option<PathBuf>,
+    /// Choose the entailment threshold and whether entailed claims must name what the evidence
+    /// names, on this data (a dev set), by binary F1 (macro-F1 for CAQA).
+    #[arg(long)]
+    tune: bool,
+    /// Write the thresholds used (tuned or given) to this file.
+    #[arg(long)]
+    save_thresholds: Option<PathBuf>,
+}
+
+/// Remembers every pair it scored, so a threshold sweep asks the model once.
+struct CachedScorer {
+    model: NliModel,
+    cache: RefCell<HashMap<(String, String), Result<Probs, String>>>,
+    scored: RefCell<usize>,
+    seconds: RefCell<f64>,
+}
+
+impl Scorer for CachedScorer {
+    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
+        let todo: Vec<(&str, &str)> = {
+            let cache = self.cache.borrow();
+            let mut seen = std::collections::HashSet::new();
+            pairs.iter().copied().filter(|p| !cache.contains_key(&(p.0.to_string(), p.1.to_string())) && seen.insert(*p)).collect()
+        };
+        if !todo.is_empty() {
+            let t = Instant::now();
+            let got = self.model.score(&todo);
+            *self.seconds.borrow_mut() += t.elapsed().as_secs_f64();
+            *self.scored.borrow_mut() += todo.len();
+            let mut cache = self.cache.borrow_mut();
+            for (p, r) in todo.iter().zip(got) {
+                cache.insert((p.0.to_string(), p.1.to_string()), r);
+            }
+        }
+        let cache = self.cache.borrow();
+        pairs.iter().map(|p| cache[&(p.0.to_string(), p.1.to_string())].clone()).collect()
+    }
+
+    fn name(&self) -> String {
+        self.model.name()
+    }
+}
+
+const FOUR: [&str; 4] = ["supportive", "partially_supportive", "contradictory", "irrelevant"];
+const MAPPING: &str = "supportive -> supported; partially_supportive, contradictory, irrelevant -> not supported";
+const WICE_MAPPING: &str =
+    "3-way: supportive -> supported, partially_supportive -> partially_supported, contradictory and irrelevant -> not_supported";
+
+fn category_index(c: Category) -> usize {
+    Category::ALL.iter().position(|x| *x == c).expect("known category")
+}
+
+/// Predicted overall category per example (`None`: the engine refused the input).
+fn predict(engine: &Engine<CachedScorer>, examples: &[datasets::Example], bar: Option<&ProgressBar>) -> Vec<Option<Category>> {
+    examples
+        .iter()
+        .map(|ex| {
+            let r: Option<Report> = engine.verify(&ex.input).ok();
+            if let Some(b) = bar {
+                b.inc(1);
+            }
+            r.map(|r| r.overall.category)
+        })
+        .collect()
+}
+
+struct Figures {
+    main: Scores,
+    three_way: Option<Scores>,
+    per_complexity: Vec<(ComplexityType, Scores)>,
+    refused: usize,
+}
+
+fn figures(examples: &[datasets::Example], predicted: &[Option<Category>]) -> Figures {
+    let refused = predicted.iter().filter(|p| p.is_none()).count();
+    // A refused input counts as the least committal prediction: irrelevant / not supported.
+    let pred = |i: usize| predicted[i].unwrap_or(Category::Irrelevant);
+    let binary = |c: Category| if c == Category::Supportive { 0 } else { 1 };
+    match examples[0].gold {
+        Gold::Four(_) => {
+            let pairs: Vec<(usize, usize)> = examples
+                .iter()
+                .enumerate()
+                .map(|(i, ex)| match ex.gold {
+                    Gold::Four(g) => (category_index(g), category_index(pred(i))),
+                    _ => unreachable!("one data set has one kind of label"),
+                })
+                .collect();
+            let mut per_complexity = Vec::new();
+            for kind in [ComplexityType::Single, ComplexityType::Concatenation, ComplexityType::Intersection, ComplexityType::Union] {
+                let sub: Vec<(usize, usize)> =
+                    pairs.iter().zip(examples).filter(|(_, ex)| ex.complexity == Some(kind)).map(|(p, _)| *p).collect();
+                if !sub.is_empty() {
+                    per_complexity.push((kind, Scores::new(FOUR.to_vec(), sub)));
+                }
+            }
+            Figures { main: Scores::new(FOUR.to_vec(), pairs), three_way: None, per_complexity, refused }
+        }
+        Gold::Binary(_) | Gold::Wice(_) => {
+            let main = Scores::new(
+                vec!["supported", "not_supported"],
+                examples.iter().enumerate().map(|(i, ex)| match ex.gold {
+                    Gold::Binary(g) => (if g { 0 } else { 1 }, binary(pred(i))),
+                    Gold::Wice(g) => (if g == 0 { 0 } else { 1 }, binary(pred(i))),
+                    Gold::Four(_) => unreachable!("one data set has one kind of label"),
+                }),
+            );
+            let three_way = matches!(examples[0].gold, Gold::Wice(_)).then(|| {
+                Scores::new(
+                    vec!["supported", "partially_supported", "not_supported"],
+                    examples.iter().enumerate().map(|(i, ex)| {
+                        let g = match ex.gold {
+                            Gold::Wice(g) => g as usize,
+                            _ => unreachable!("one data set has one kind of label"),
+                        };
+                        let p = match pred(i) {
+                            Category::Supportive => 0,
+                            Category::PartiallySupportive => 1,
+                            _ => 2,
+                        };
+                        (g, p)
+                    }),
+                )
+            });
+            Figures { main, three_way, per_complexity: vec![], refused }
+        }
+    }
+}
+
+/// The figure a threshold is chosen by.
+fn objective(f: &Figures) -> f64 {
+    if f.main.labels.len() == 2 {
+        f.main.class(0).f1
+    } else {
+        f.main.macro_f1()
+    }
+}
+
+pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    let (examples, skipped) = datasets::load(args.dataset, &args.input, args.limit)?;
+    let dir = crate::resolve_model_dir(args.model.clone())?;
+    let model = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
+    let scorer = CachedScorer { model, cache: RefCell::default(), scored: RefCell::new(0), seconds: RefCell::new(0.0) };
+    let mut engine = Engine::new(scorer);
+    // Benchmarks hold whole articles; allow longer citations than the interactive default.
+    engine.caps = Caps { max_citation_chars: 400_000, max_citations: 64, ..Caps::default() };
+    if let Some(path) = &args.thresholds {
+        engine.thresholds = serde_json::from_str(&std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?)
+            .with_context(|| format!("{} is not a thresholds file", path.display()))?;
+    }
+    let bar = ProgressBar::new(examples.len() as u64);
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} examples {per_sec} eta {eta}").expect("static template"));
+    let t0 = Instant::now();
+    let mut predicted = predict(&engine, &examples, Some(&bar));
+    bar.finish_and_clear();
+    let wall = t0.elapsed().as_secs_f64();
+    let pairs = *engine.scorer.scored.borrow();
+    let model_seconds = *engine.scorer.seconds.borrow();
+
+    let mut tuned = None;
+    if args.tune {
+        let mut best = (f64::MIN, engine.thresholds);
+        for require_entities in [true, false] {
+            for step in 0..=40 {
+                let mut t = engine.thresholds;
+                t.entailment = 0.10 + 0.02 * step as f32;
+                t.require_entities = require_entities;
+                engine.thresholds = t;
+                let f = figures(&examples, &predict(&engine, &examples, None));
+                if objective(&f) > best.0 {
+                    best = (objective(&f), t);
+                }
+            }
+        }
+        engine.thresholds = best.1;
+        predicted = predict(&engine, &examples, None);
+        tuned = Some(best.1.entailment);
+    }
+    if let Some(path) = &args.save_thresholds {
+        std::fs::write(path, serde_json::to_string_pretty(&engine.thresholds)? + "\n").with_context(|| format!("writing {}", path.display()))?;
+    }
+    let f = figures(&examples, &predicted);
+    let pairs_per_second = if model_seconds > 0.0 { pairs as f64 / model_seconds } else { 0.0 };
+    let binary = f.main.labels.len() == 2;
+    let mut out = json!({
+        "dataset": format!("{:?}", args.dataset).to_lowercase(),
+        "n": f.main.n(),
+        "skipped_rows": skipped,
+        "refused_inputs": f.refused,
+        "macro_f1": f.main.macro_f1(),
+        "micro_f1": f.main.micro_f1(),
+        "per_category": f.main.per_class_json(),
+        "confusion": f.main.confusion_json(),
+        "pairs_scored": pairs,
+        "pairs_per_second": (pairs_per_second * 10.0).round() / 10.0,
+        "wall_seconds": (wall * 10.0).round() / 10.0,
+        "thresholds": serde_json::to_value(engine.thresholds)?,
+        "tuned_entailment_threshold": tuned,
+    });
+    if binary {
+        out["binary_f1"] = json!(f.main.class(0).f1);
+        out["binary_macro_f1"] = json!(f.main.macro_f1());
+        out["category_mapping"] = json!(MAPPING);
+    }
+    if let Some(t) = &f.three_way {
+        out["three_way"] = json!({"macro_f1": t.macro_f1(), "micro_f1": t.micro_f1(), "per_category": t.per_class_json(), "confusion": t.confusion_json(), "mapping": WICE_MAPPING});
+    }
+    if !f.per_complexity.is_empty() {
+        out["per_complexity_micro_f1"] = Value::Object(f.per_complexity.iter().map(|(k, s)| (k.as_str().to_string(), json!(s.micro_f1()))).collect());
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&out)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{} on {} ({} examples, {} rows skipped, {} refused by the caps)", out["dataset"].as_str().unwrap_or(""), args.input.display(), f.main.n(), skipped, f.refused);
+    if binary {
+        println!("scored as supported vs not: {MAPPING}");
+    }
+    print!("{}", f.main.table());
+    if binary {
+        println!("binary F1 (supported positive) {:.2}   binary macro-F1 {:.2}", f.main.class(0).f1, f.main.macro_f1());
+    }
+    if let Some(t) = &f.three_way {
+        println!("\nWiCE 3-way ({WICE_MAPPING})");
+        print!("{}", t.table());
+    }
+    for (k, s) in &f.per_complexity {
+        println!("{} micro-F1 {:.2} (n {})", k.as_str(), s.micro_f1(), s.n());
+    }
+    if let Some(t) = tuned {
+        println!("entailment threshold chosen on this data: {t:.2}");
+    }
+    println!("thresholds: {}", serde_json::to_string(&engine.thresholds)?);
+    println!("{pairs} claim x evidence pairs in {model_seconds:.1} s of model time: {pairs_per_second:.1} pairs/s ({wall:.1} s wall)");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,85 @@
+//! `citelens verify`: one JSON document (or JSON lines) in, one report per document out.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use citelens_engine::{Engine, Input, Thresholds};
+use citelens_nli::NliModel;
+use clap::{Args, ValueEnum};
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    Json,
+    Pretty,
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// Input document, or JSON lines of documents ("-" for standard input).
+    #[arg(long)]
+    input: String,
+    /// `json` (the report) or `pretty` (coloured answer, categories and reasoning graph).
+    #[arg(long, value_enum, default_value = "json")]
+    format: Format,
+    /// Model directory (default: the shipped model).
+    #[arg(long)]
+    model: Option<PathBuf>,
+    /// JSON file of decision thresholds (default: the engine's, tuned on dev data).
+    #[arg(long)]
+    thresholds: Option<PathBuf>,
+}
+
+/// Reads `path` ("-": standard input) as one JSON document or as JSON lines.
+pub fn read_documents(path: &str) -> anyhow::Result<Vec<Result<Input, String>>> {
+    let mut text = String::new();
+    if path == "-" {
+        std::io::stdin().read_to_string(&mut text).context("reading standard input")?;
+    } else {
+        text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+    }
+    if let Ok(one) = serde_json::from_str::<serde_json::Value>(&text) {
+        return Ok(vec![serde_json::from_value(one).map_err(|e| format!("not a citelens document: {e}"))]);
+    }
+    Ok(text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| Input::from_json(l).map_err(|e| format!("line {}: {e}", i + 1)))
+        .collect())
+}
+
+pub fn load_engine(model: Option<PathBuf>, thresholds: Option<PathBuf>) -> anyhow::Result<Engine<NliModel>> {
+    let dir = crate::resolve_model_dir(model)?;
+    let nli = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
+    let mut engine = Engine::new(nli);
+    if let Some(path) = thresholds {
+        let t: Thresholds = serde_json::from_str(&std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?)
+            .with_context(|| format!("{} is not a thresholds file", path.display()))?;
+        engine.thresholds = t;
+    }
+    Ok(engine)
+}
+
+pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let docs = read_documents(&args.input)?;
+    let engine = load_engine(args.model, args.thresholds)?;
+    let single = docs.len() == 1;
+    let mut out = std::io::stdout().lock();
+    let mut failed = 0;
+    for (i, doc) in docs.into_iter().enumerate() {
+        let report = doc.and_then(|d| engine.verify(&d).map(|r| (d, r)).map_err(|e| e.to_string()));
+        match (report, args.format) {
+            (Ok((_, r)), Format::Json) if single => writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?,
+            (Ok((_, r)), Format::Json) => writeln!(out, "{}", serde_json::to_string(&r)?)?,
+            (Ok((d, r)), Format::Pretty) => crate::pretty::write(&mut out, &d, &r)?,
+            (Err(e), _) => {
+                failed += 1;
+                eprintln!("citelens verify: document {}: {e}", i + 1);
+                writeln!(out, "{}", serde_json::json!({ "document": i + 1, "error": e }))?;
+            }
+        }
+    }
+    Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

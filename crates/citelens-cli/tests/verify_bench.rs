@@ -1,0 +1,91 @@
+//! `citelens verify` and `citelens bench` as a user runs them.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn citelens() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_citelens"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn data() -> PathBuf {
+    std::env::var_os("CITELENS_DATA_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
+}
+
+fn paper_examples() -> PathBuf {
+    data().join("paper_examples/paper_examples.jsonl")
+}
+
+#[test]
+fn verify_writes_a_report_per_document_and_names_bad_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("docs.jsonl");
+    let first = std::fs::read_to_string(paper_examples()).unwrap().lines().next().unwrap().to_string();
+    std::fs::write(&input, format!("{first}\n{{\"answer\": 5}}\n{first}\n")).unwrap();
+    let out = citelens().args(["verify", "--input", input.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "a bad document makes the exit status 1");
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["version"], "1.0");
+    assert_eq!(lines[0]["overall"]["category"], "supportive");
+    assert_eq!(lines[0]["complexity"]["type"], "single");
+    assert_eq!(lines[1]["document"], 2);
+    assert!(lines[1]["error"].as_str().unwrap().contains("answer"));
+    assert_eq!(lines[2]["overall"], lines[0]["overall"]);
+}
+
+#[test]
+fn verify_pretty_shows_spans_categories_and_graph() {
+    let out = citelens().args(["verify", "--input", paper_examples().to_str().unwrap(), "--format", "pretty"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("overall: contradictory"), "{text}");
+    assert!(text.contains("--leads_to-->"), "the concatenation example draws its chain: {text}");
+    assert!(text.contains("\x1b[31;1mGeorge Pal"), "the contradicted name is red: {text}");
+}
+
+#[test]
+fn bench_prints_the_papers_figures_as_json() {
+    let out = citelens().args(["bench", "--dataset", "caqa", "--input", paper_examples().to_str().unwrap(), "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in ["n", "macro_f1", "micro_f1", "per_category", "confusion", "pairs_per_second", "per_complexity_micro_f1"] {
+        assert!(v.get(key).is_some(), "no {key} in {v}");
+    }
+    assert_eq!(v["n"], 9, "nine labelled paper examples");
+    assert!(v["pairs_per_second"].as_f64().unwrap() > 0.0);
+    assert!(v["per_category"]["supportive"]["f1"].as_f64().unwrap() > 50.0, "{v}");
+}
+
+#[test]
+fn bench_scores_binary_sets_as_supported_vs_not() {
+    let input = data().join("attribution/attributionbench/dev.jsonl");
+    let out = citelens()
+        .args(["bench", "--dataset", "attributionbench", "--input", input.to_str().unwrap(), "--limit", "6", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["n"], 6);
+    assert!(v["binary_f1"].is_number() && v["binary_macro_f1"].is_number(), "{v}");
+    assert!(v["category_mapping"].as_str().unwrap().contains("supportive -> supported"));
+    let text = citelens()
+        .args(["bench", "--dataset", "attributionbench", "--input", input.to_str().unwrap(), "--limit", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("binary F1") && text.contains("pairs/s"), "{text}");
+}
+
+#[test]
+fn bench_refuses_a_file_without_usable_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("empty.jsonl");
+    std::fs::write(&input, "{\"nothing\": 1}\n").unwrap();
+    let out = citelens().args(["bench", "--dataset", "wice", "--input", input.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no usable rows"));
+}

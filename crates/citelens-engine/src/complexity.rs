@@ -1,0 +1,114 @@
+//! Which reasoning the citations need, after CAQA: `single` (one citation), `union` (independent
+//! facts, one answer each), `intersection` (one answer meeting constraints from several citations,
+//! which share it), `concatenation` (a chain: the citations share a bridge entity the answer never
+//! names).
+
+use crate::entities::{self, Mentions};
+use crate::report::{ComplexityType, GraphEdge, GraphNode, ReasoningGraph};
+
+/// What one sentence's evidence looks like to the complexity rule.
+pub struct SentenceEvidence<'a> {
+    /// Cited citations in marker order: (id, text the model read).
+    pub citations: Vec<(&'a str, &'a str)>,
+    pub sentence: &'a str,
+    pub question: &'a str,
+    /// For each claim split from a coordination: the conjunct's text and the citation that decided it.
+    pub conjuncts: Vec<(String, String)>,
+}
+
+pub struct Shared {
+    pub entity: String,
+    /// Indices into `citations` that mention it.
+    pub citations: Vec<usize>,
+    pub in_answer: bool,
+}
+
+/// Entities that two or more cited passages mention.
+pub fn shared_entities(ev: &SentenceEvidence) -> Vec<Shared> {
+    let mentions: Vec<Mentions> = ev.citations.iter().map(|(_, t)| Mentions::new(t)).collect();
+    let answer = Mentions::new(ev.sentence);
+    let question = Mentions::new(ev.question);
+    let mut out: Vec<Shared> = Vec::new();
+    for (i, (_, text)) in ev.citations.iter().enumerate() {
+        for e in entities::extract(text) {
+            if e.text.chars().all(|c| c.is_ascii_digit()) {
+                continue; // a bare year shared by two passages is rarely the link between them
+            }
+            if out.iter().any(|s| Mentions::new(&s.entity).mentions(&e.text) || Mentions::new(&e.text).mentions(&s.entity)) {
+                continue;
+            }
+            let cites: Vec<usize> = (0..mentions.len()).filter(|&j| j == i || mentions[j].mentions(&e.text)).collect();
+            if cites.len() >= 2 {
+                let in_answer = answer.mentions(&e.text) || question.mentions(&e.text);
+                out.push(Shared { entity: e.text, citations: cites, in_answer });
+            }
+        }
+    }
+    out
+}
+
+/// The sentence's complexity type.
+pub fn classify(ev: &SentenceEvidence, shared: &[Shared]) -> ComplexityType {
+    if ev.citations.len() < 2 {
+        return ComplexityType::Single;
+    }
+    if shared.iter().any(|s| !s.in_answer) {
+        return ComplexityType::Concatenation;
+    }
+    // Coordinated answers (not constraints copied from the question), each backed by its own
+    // citation: independent facts.
+    let question = Mentions::new(ev.question);
+    let answers: Vec<&(String, String)> = ev.conjuncts.iter().filter(|(c, _)| !question.mentions(c)).collect();
+    let deciders: std::collections::HashSet<&str> = answers.iter().map(|(_, d)| d.as_str()).filter(|d| *d != "joint").collect();
+    if answers.len() >= 2 && deciders.len() >= 2 {
+        return ComplexityType::Union;
+    }
+    if !shared.is_empty() {
+        return ComplexityType::Intersection;
+    }
+    ComplexityType::Union
+}
+
+/// Adds a sentence's reasoning to the graph: citation → answer edges typed by what the citation
+/// does, and shared entities with their `mentions` / `leads_to` / `names` edges.
+pub fn add_to_graph(
+    graph: &mut ReasoningGraph,
+    ev: &SentenceEvidence,
+    shared: &[Shared],
+    citation_edges: &[(String, &'static str)],
+) {
+    let node = |graph: &mut ReasoningGraph, id: String, kind: &str, label: &str| {
+        if !graph.nodes.iter().any(|n| n.id == id) {
+            graph.nodes.push(GraphNode { id, kind: kind.into(), label: label.into() });
+        }
+    };
+    let edge = |graph: &mut ReasoningGraph, from: String, to: String, kind: &str| {
+        if !graph.edges.iter().any(|e| e.from == from && e.to == to && e.kind == kind) {
+            graph.edges.push(GraphEdge { from, to, kind: kind.into() });
+        }
+    };
+    node(graph, "answer".into(), "answer", "answer");
+    for (id, _) in &ev.citations {
+        node(graph, format!("citation:{id}"), "citation", &format!("[{id}]"));
+    }
+    for s in shared {
+        let id = format!("entity:{}", s.entity);
+        node(graph, id.clone(), if s.in_answer { "entity" } else { "bridge" }, &s.entity);
+        if s.in_answer {
+            for &c in &s.citations {
+                edge(graph, format!("citation:{}", ev.citations[c].0), id.clone(), "mentions");
+            }
+            edge(graph, id, "answer".into(), "names");
+        } else {
+            // A chain in marker order: the first citation names the bridge, which leads to the rest.
+            let first = s.citations[0];
+            edge(graph, format!("citation:{}", ev.citations[first].0), id.clone(), "mentions");
+            for &c in &s.citations[1..] {
+                edge(graph, id.clone(), format!("citation:{}", ev.citations[c].0), "leads_to");
+            }
+        }
+    }
+    for (id, kind) in citation_edges {
+        edge(graph, format!("citation:{id}"), "answer".into(), kind);
+    }
+}

@@ -1,0 +1,157 @@
+//! Entity-like spans (names, titles, numbers, dates) and whether a text mentions them.
+//!
+//! A light stand-in for NER: capitalised word runs (with inner connectors such as "of" or "the")
+//! and tokens with digits. It is what lets a report mark the words a source lacks instead of the
+//! whole sentence, and what links citations that share an entity.
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entity {
+    pub text: String,
+    /// Byte range in the text it was found in.
+    pub start: usize,
+    pub end: usize,
+}
+
+fn word_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"[\p{L}\p{N}][\p{L}\p{N}'’\-–]*").expect("static regex"))
+}
+
+const CONNECTORS: &[&str] = &["of", "the", "de", "da", "del", "von", "van", "der", "la", "le", "du", "for", "on", "and"];
+
+/// Capitalised words that start sentences or questions without naming anything.
+const NOT_NAMES: &[&str] = &[
+    "The", "A", "An", "It", "Its", "In", "On", "At", "He", "She", "They", "We", "I", "This", "That", "These", "Those",
+    "His", "Her", "Their", "There", "Several", "Many", "Some", "Who", "What", "Which", "When", "Where", "Why", "How",
+    "As", "By", "For", "From", "If", "After", "Before", "During", "While", "Although", "However", "Also", "And",
+    "But", "Or", "To", "With", "Both", "Each", "One", "Other", "Most", "All", "No", "Yes", "Is", "Was", "Are", "Were",
+    "Did", "Does", "Do", "Has", "Had", "Have",
+];
+
+/// When one or two connectors at `j` lead to a name word, the index of that word.
+fn connector_bridge(words: &[(usize, usize, &str)], j: usize, joined: &dyn Fn(usize, usize) -> bool) -> Option<usize> {
+    let mut k = j;
+    while k < words.len() && k - j < 2 && CONNECTORS.contains(&words[k].2) && words[k].2 != "and" && joined(k - 1, k) {
+        k += 1;
+    }
+    (k > j && k < words.len() && is_name_word(words[k].2) && !NOT_NAMES.contains(&words[k].2) && joined(k - 1, k)).then_some(k)
+}
+
+fn is_name_word(w: &str) -> bool {
+    let first = w.chars().next().unwrap_or(' ');
+    first.is_uppercase() || w.chars().skip(1).any(char::is_uppercase) || w.chars().any(|c| c.is_ascii_digit())
+}
+
+/// Entity spans in `text`, in order.
+pub fn extract(text: &str) -> Vec<Entity> {
+    let words: Vec<(usize, usize, &str)> = word_re().find_iter(text).map(|m| (m.start(), m.end(), m.as_str())).collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if !is_name_word(words[i].2) || NOT_NAMES.contains(&words[i].2) {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        // Only spaces (or a colon, inside a title) may separate the words of one name.
+        let joined = |a: usize, b: usize| text[words[a].1..words[b].0].chars().all(|c| c == ' ' || c == ':');
+        let is_number = |w: &str| w.chars().all(|c| c.is_ascii_digit());
+        while j < words.len() {
+            let (prev, word) = (words[j - 1].2, words[j].2);
+            if is_name_word(word) && joined(j - 1, j) && !(is_number(prev) && !is_number(word)) {
+                j += 1; // "Macintosh 128k", "July 8", "Remorse: The 14 Stories"
+            } else if let Some(k) = connector_bridge(&words, j, &joined) {
+                j = k + 1; // "University of Missouri", "Fiddler on the Roof"
+            } else {
+                break;
+            }
+        }
+        let (start, end) = (words[i].0, words[j - 1].1);
+        out.push(Entity { text: text[start..end].to_string(), start, end });
+        i = j;
+    }
+    out
+}
+
+/// Lower-cased words with possessives and plural "s" taken off, for matching.
+pub fn norm_words(text: &str) -> Vec<String> {
+    word_re()
+        .find_iter(text)
+        .map(|m| {
+            let mut w = m.as_str().to_lowercase().replace('’', "'");
+            if let Some(stem) = w.strip_suffix("'s") {
+                w = stem.to_string();
+            }
+            if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
+                w.pop();
+            }
+            w
+        })
+        .collect()
+}
+
+/// A text's words, prepared once for many `mentions` checks.
+pub struct Mentions {
+    words: Vec<String>,
+    set: HashSet<String>,
+}
+
+impl Mentions {
+    pub fn new(text: &str) -> Self {
+        let words = norm_words(text);
+        let set = words.iter().cloned().collect();
+        Mentions { words, set }
+    }
+
+    /// Whether the text names `entity`: the whole phrase, or for a two-word name its last word
+    /// ("Jobs" for "Steve Jobs").
+    pub fn mentions(&self, entity: &str) -> bool {
+        let want: Vec<String> = norm_words(entity).into_iter().filter(|w| !CONNECTORS.contains(&w.as_str())).collect();
+        if want.is_empty() {
+            return true;
+        }
+        let have: Vec<&String> = self.words.iter().filter(|w| !CONNECTORS.contains(&w.as_str())).collect();
+        if have.windows(want.len()).any(|win| win.iter().zip(&want).all(|(a, b)| *a == b)) {
+            return true;
+        }
+        want.len() == 2 && want[1].chars().next().is_some_and(char::is_alphabetic) && self.set.contains(&want[1])
+    }
+
+    pub fn contains_word(&self, w: &str) -> bool {
+        self.set.contains(w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(s: &str) -> Vec<String> {
+        extract(s).into_iter().map(|e| e.text).collect()
+    }
+
+    #[test]
+    fn finds_names_titles_and_numbers() {
+        assert_eq!(
+            texts("Rick Scott attended the University of Missouri–Kansas City and Southern Methodist University."),
+            ["Rick Scott", "University of Missouri–Kansas City", "Southern Methodist University"]
+        );
+        assert_eq!(texts("The Puppetoon Movie is a 1987 film"), ["Puppetoon Movie", "1987"]);
+        assert_eq!(texts("born on July 8, 1596 in Rome"), ["July 8", "1596", "Rome"]);
+    }
+
+    #[test]
+    fn matches_phrases_surnames_and_plurals() {
+        let m = Mentions::new("Several former Apple employees followed Jobs to NeXT. The Puppetoon Movie");
+        assert!(m.mentions("Steve Jobs"));
+        assert!(m.mentions("NeXT"));
+        assert!(m.mentions("Puppetoons"));
+        assert!(!m.mentions("Maryland Transportation Authority"));
+        assert!(!m.mentions("George Pal"));
+    }
+}

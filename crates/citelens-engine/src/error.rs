@@ -1,0 +1,16 @@
+//! Typed errors: bad input is reported, never a panic.
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum EngineError {
+    #[error("input is not valid JSON for a citelens document: {0}")]
+    Json(String),
+    /// A size cap was exceeded; `cap` names it as it appears in `Caps`.
+    #[error("{what} is {actual}, over the cap `{cap}` = {limit}")]
+    TooLarge { what: String, cap: &'static str, actual: usize, limit: usize },
+    #[error("the NLI model failed: {0}")]
+    Nli(#[from] citelens_nli::NliError),
+}
+
+pub type Result<T> = std::result::Result<T, EngineError>;

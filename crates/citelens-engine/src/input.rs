@@ -1,0 +1,103 @@
+//! The input document: a question, an answer with citation markers, and the cited evidence.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{EngineError, Result};
+
+/// One cited answer to verify.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Input {
+    /// The user's question (optional; used to tell union from intersection).
+    #[serde(default)]
+    pub question: Option<String>,
+    /// The answer text with markers such as `[1]`, `[1][2]`, `[1, 2]`, `[NA]` or
+    /// `[Q212657, occupation: painter]`.
+    pub answer: String,
+    #[serde(default)]
+    pub citations: Vec<Citation>,
+    /// For knowledge-graph answers: the triples a complete answer must cite (KaLMA's minimum knowledge).
+    #[serde(default)]
+    pub minimum_knowledge: Option<Vec<Triple>>,
+}
+
+/// A cited source: a passage (`text`) or knowledge-graph facts (`triples`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Citation {
+    /// Matches the marker: `1` for `[1]`, `Q212657` for `[Q212657, ...]`.
+    #[serde(deserialize_with = "id_from_string_or_number")]
+    #[schemars(with = "String")]
+    pub id: String,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default)]
+    pub triples: Option<Vec<Triple>>,
+    /// The knowledge-graph entity these triples describe (its label or id).
+    #[serde(default)]
+    pub entity: Option<String>,
+}
+
+/// `[subject, relation, object]`.
+pub type Triple = [String; 3];
+
+fn id_from_string_or_number<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
+    match serde_json::Value::deserialize(d)? {
+        serde_json::Value::String(s) => Ok(s),
+        serde_json::Value::Number(n) => Ok(n.to_string()),
+        other => Err(serde::de::Error::custom(format!("citation id must be a string or number, got {other}"))),
+    }
+}
+
+/// Size caps: an input over any of them is refused with an error naming the cap.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Caps {
+    pub max_answer_chars: usize,
+    pub max_citations: usize,
+    pub max_citation_chars: usize,
+    pub max_triples: usize,
+    pub max_question_chars: usize,
+}
+
+impl Default for Caps {
+    fn default() -> Self {
+        Caps {
+            max_answer_chars: 8_000,
+            max_citations: 32,
+            max_citation_chars: 50_000,
+            max_triples: 500,
+            max_question_chars: 2_000,
+        }
+    }
+}
+
+impl Input {
+    pub fn from_json(text: &str) -> Result<Self> {
+        serde_json::from_str(text).map_err(|e| EngineError::Json(e.to_string()))
+    }
+
+    pub fn check(&self, caps: &Caps) -> Result<()> {
+        let over = |what: String, cap, actual, limit| {
+            if actual > limit {
+                Err(EngineError::TooLarge { what, cap, actual, limit })
+            } else {
+                Ok(())
+            }
+        };
+        over("the answer's length in characters".into(), "max_answer_chars", self.answer.chars().count(), caps.max_answer_chars)?;
+        if let Some(q) = &self.question {
+            over("the question's length in characters".into(), "max_question_chars", q.chars().count(), caps.max_question_chars)?;
+        }
+        over("the number of citations".into(), "max_citations", self.citations.len(), caps.max_citations)?;
+        for c in &self.citations {
+            let chars = c.text.as_deref().map_or(0, |t| t.chars().count()) + c.title.as_deref().map_or(0, |t| t.chars().count());
+            over(format!("citation {:?}'s length in characters", c.id), "max_citation_chars", chars, caps.max_citation_chars)?;
+            let triples = c.triples.as_ref().map_or(0, Vec::len);
+            over(format!("citation {:?}'s number of triples", c.id), "max_triples", triples, caps.max_triples)?;
+        }
+        Ok(())
+    }
+}

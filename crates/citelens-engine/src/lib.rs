@@ -1,0 +1,26 @@
+//! citelens' verification engine: a question, an answer with citation markers and the cited
+//! evidence in; a versioned JSON report out (categories, spans, complexity, knowledge-graph
+//! metrics). No browser or I/O dependencies: the CLI, the widget, the worker and the extension
+//! share it.
+
+pub mod complexity;
+pub mod entities;
+mod error;
+pub mod input;
+pub mod kg;
+pub mod markers;
+pub mod report;
+pub mod scorer;
+pub mod segment;
+mod verify;
+
+pub use error::{EngineError, Result};
+pub use input::{Caps, Citation, Input, Triple};
+pub use report::*;
+pub use scorer::Scorer;
+pub use verify::{categorize, Engine, Thresholds};
+
+/// The input document's JSON Schema (published as `schema/input.schema.json`).
+pub fn input_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(Input)).expect("schema serialises")
+}

@@ -1,0 +1,243 @@
+//! The report: one versioned JSON format for the CLI, the widget, the worker and the extension.
+//! Offsets are in characters (Unicode scalar values) of the original answer or citation text.
+
+use serde::{Deserialize, Serialize};
+
+/// Bumped when a field changes meaning or disappears.
+pub const REPORT_VERSION: &str = "1.0";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    Supportive,
+    PartiallySupportive,
+    Contradictory,
+    Irrelevant,
+}
+
+impl Category {
+    pub const ALL: [Category; 4] =
+        [Category::Supportive, Category::PartiallySupportive, Category::Contradictory, Category::Irrelevant];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Supportive => "supportive",
+            Category::PartiallySupportive => "partially_supportive",
+            Category::Contradictory => "contradictory",
+            Category::Irrelevant => "irrelevant",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ComplexityType {
+    Single,
+    Union,
+    Intersection,
+    Concatenation,
+}
+
+impl ComplexityType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ComplexityType::Single => "single",
+            ComplexityType::Union => "union",
+            ComplexityType::Intersection => "intersection",
+            ComplexityType::Concatenation => "concatenation",
+        }
+    }
+}
+
+/// What the evidence says about one claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimStatus {
+    Supported,
+    /// Entailed, but a name, number or date of the claim is absent from the evidence.
+    PartiallySupported,
+    /// The evidence is about the claim but does not state it.
+    Missing,
+    Contradicted,
+    /// The evidence has nothing to do with the claim.
+    Unrelated,
+    /// Marked `[NA]`: knowledge the graph cannot cover; not counted against the answer.
+    NotVerifiable,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpanLabel {
+    Supported,
+    Missing,
+    Contradicted,
+    NotVerifiable,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Probs {
+    pub entailment: f32,
+    pub neutral: f32,
+    pub contradiction: f32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub category: Category,
+    pub confidence: f32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Range {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A piece of evidence: a sentence of a passage (character offsets into its `text`) or a triple.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceRef {
+    pub citation: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub triple: Option<[String; 3]>,
+    pub text: String,
+    pub probabilities: Probs,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CitationScore {
+    pub citation: String,
+    pub probabilities: Probs,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClaimReport {
+    pub text: String,
+    /// The answer's characters this claim was built from.
+    pub parts: Vec<Range>,
+    pub status: ClaimStatus,
+    /// The deciding probabilities (the best single citation, or all cited passages read together).
+    pub probabilities: Probs,
+    /// `"joint"` when all cited passages read together decided, else the citation id.
+    pub decided_by: String,
+    pub by_citation: Vec<CitationScore>,
+    /// Evidence sentences (or triples) that decided it, best first.
+    pub evidence: Vec<EvidenceRef>,
+    /// Share of the claim's names, numbers and dates that the cited evidence mentions.
+    pub relevance: f32,
+    pub missing_entities: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CitationVerdict {
+    pub citation: String,
+    pub category: Category,
+    pub confidence: f32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SentenceReport {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    pub citations: Vec<String>,
+    /// `None` for a sentence that cites nothing or only `[NA]`.
+    pub verdict: Option<Verdict>,
+    pub per_citation: Vec<CitationVerdict>,
+    pub complexity: Option<ComplexityType>,
+    pub claims: Vec<ClaimReport>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+    pub label: SpanLabel,
+    pub text: String,
+    pub evidence: Vec<EvidenceRef>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GraphNode {
+    pub id: String,
+    /// `answer`, `citation`, `entity` (shared by citations and named in the answer) or `bridge`
+    /// (shared by citations, absent from the answer: a link in a chain).
+    pub kind: String,
+    pub label: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GraphEdge {
+    pub from: String,
+    pub to: String,
+    /// `supports`, `partially_supports`, `contradicts`, `cited` (citation → answer), `mentions`
+    /// (citation → entity), `leads_to` (bridge → citation), `names` (entity → answer).
+    pub kind: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ReasoningGraph {
+    pub nodes: Vec<GraphNode>,
+    pub edges: Vec<GraphEdge>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Complexity {
+    #[serde(rename = "type")]
+    pub kind: ComplexityType,
+    pub graph: ReasoningGraph,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CitedFact {
+    pub sentence: usize,
+    pub entity: String,
+    pub relation: String,
+    pub value: String,
+    /// The triple in the given graph it matched, if any.
+    pub matched: Option<[String; 3]>,
+    /// P(entailment) that the sentence implies the verbalised triple.
+    pub alignment: f32,
+}
+
+/// KaLMA's citation metrics, when citations are knowledge-graph triples.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KgMetrics {
+    /// Share of cited facts that exist in the given graph.
+    pub correctness: f32,
+    pub precision: f32,
+    /// Against `minimum_knowledge`; `None` when the input gives none.
+    pub recall: Option<f32>,
+    /// Share of cited facts the citing sentence entails (P(entailment) >= 0.5).
+    pub alignment: f32,
+    pub cited_facts: Vec<CitedFact>,
+    /// Sentences (indices) with `[NA]`: not verifiable from the graph, not counted as unsupported.
+    pub not_verifiable_sentences: Vec<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// `unknown_marker`, `uncited_citation`, `empty_answer`, `uncited_sentence`, `empty_citation`,
+    /// `truncated`.
+    pub kind: String,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub version: String,
+    pub model: String,
+    pub overall: Verdict,
+    pub complexity: Complexity,
+    pub sentences: Vec<SentenceReport>,
+    pub citations: Vec<CitationVerdict>,
+    pub spans: Vec<Span>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kg: Option<KgMetrics>,
+    pub findings: Vec<Finding>,
+    /// Premise/claim pairs the model scored.
+    pub pairs_scored: usize,
+}

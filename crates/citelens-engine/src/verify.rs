@@ -1,0 +1,769 @@
+//! The pipeline: markers → sentences → claims → NLI pairs → claim statuses → categories, spans,
+//! complexity and knowledge-graph metrics.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::complexity::{self, SentenceEvidence};
+use crate::entities::{self, Mentions};
+use crate::error::Result;
+use crate::input::{Caps, Citation, Input};
+use crate::kg;
+use crate::markers::{self, CleanAnswer, MarkerKind};
+use crate::report::*;
+use crate::scorer::{PairBook, Scorer};
+use crate::segment::{self, Claim, Piece};
+
+/// Decision thresholds on the calibrated probabilities. Defaults come from dev data (see README).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Thresholds {
+    /// P(entailment) at or above which a claim is supported.
+    pub entailment: f32,
+    /// P(contradiction) at or above which a relevant claim is contradicted.
+    pub contradiction: f32,
+    /// Share of a claim's names the evidence must mention for it to bear on the claim at all.
+    pub relevance: f32,
+    /// Downgrade an entailed claim whose names, numbers or dates the evidence lacks.
+    pub require_entities: bool,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds { entailment: 0.5, contradiction: 0.5, relevance: 0.4, require_entities: true }
+    }
+}
+
+pub struct Engine<S: Scorer> {
+    pub scorer: S,
+    pub thresholds: Thresholds,
+    pub caps: Caps,
+}
+
+/// One source as the model reads it.
+struct Source<'a> {
+    citation: &'a Citation,
+    /// Premise text (passage, or triples as sentences).
+    premise: String,
+    /// Evidence units: (byte range into `citation.text`, or a triple) and their text.
+    units: Vec<Unit>,
+}
+
+#[derive(Clone)]
+struct Unit {
+    range: Option<(usize, usize)>,
+    triple: Option<[String; 3]>,
+    text: String,
+}
+
+struct ClaimWork {
+    claim: Claim,
+    /// Pair index per cited source, in the sentence's citation order.
+    indiv: Vec<usize>,
+    joint: Option<usize>,
+    /// (source position, unit index, pair index) for evidence units.
+    units: Vec<(usize, usize, usize)>,
+}
+
+struct SentenceWork {
+    piece: Piece,
+    cited: Vec<usize>,
+    na: Vec<Piece>,
+    graph_facts: Vec<(usize, String, String, String)>,
+    claims: Vec<ClaimWork>,
+    alignment: Vec<usize>,
+}
+
+const UNITS_PER_SOURCE: usize = 3;
+
+impl<S: Scorer> Engine<S> {
+    pub fn new(scorer: S) -> Self {
+        Engine { scorer, thresholds: Thresholds::default(), caps: Caps::default() }
+    }
+
+    pub fn verify(&self, input: &Input) -> Result<Report> {
+        input.check(&self.caps)?;
+        let mut findings = Vec::new();
+        let ids: Vec<&str> = input.citations.iter().map(|c| c.id.as_str()).collect();
+        let clean = markers::strip(&input.answer, &ids);
+        let question = input.question.clone().unwrap_or_default();
+        if clean.text.trim().is_empty() {
+            findings.push(Finding { kind: "empty_answer".into(), message: "the answer has no text to verify".into() });
+        }
+        let sources: Vec<Source> = input.citations.iter().map(source_of).collect();
+        for s in &sources {
+            if s.premise.trim().is_empty() {
+                findings.push(Finding {
+                    kind: "empty_citation".into(),
+                    message: format!("citation {:?} has neither text nor triples", s.citation.id),
+                });
+            }
+        }
+        let by_id: HashMap<&str, usize> = input.citations.iter().enumerate().map(|(i, c)| (c.id.as_str(), i)).collect();
+        let entity_of = |e: &str| {
+            by_id.get(e).copied().or_else(|| input.citations.iter().position(|c| c.entity.as_deref() == Some(e)))
+        };
+
+        // Sentences and the markers in them.
+        let pieces = segment::sentences(&clean.text);
+        let mut works: Vec<SentenceWork> = pieces
+            .iter()
+            .map(|p| SentenceWork { piece: p.clone(), cited: vec![], na: vec![], graph_facts: vec![], claims: vec![], alignment: vec![] })
+            .collect();
+        let mut used = vec![false; input.citations.len()];
+        for m in &clean.markers {
+            let Some(si) = sentence_of(&pieces, m.clean_at) else { continue };
+            let w = &mut works[si];
+            let mut cite = |w: &mut SentenceWork, ix: usize| {
+                used[ix] = true;
+                if !w.cited.contains(&ix) {
+                    w.cited.push(ix);
+                }
+            };
+            match &m.kind {
+                MarkerKind::Ids(list) => {
+                    for id in list {
+                        match by_id.get(id.as_str()) {
+                            Some(&ix) => cite(w, ix),
+                            None => findings.push(Finding {
+                                kind: "unknown_marker".into(),
+                                message: format!("marker [{id}] names no citation"),
+                            }),
+                        }
+                    }
+                }
+                MarkerKind::NotAvailable => {
+                    let seg = na_segment(&clean, &w.piece, m.clean_at);
+                    w.na.push(seg);
+                }
+                MarkerKind::Graph { entity, facts } => match entity_of(entity) {
+                    Some(ix) => {
+                        cite(w, ix);
+                        for (rel, val) in facts {
+                            w.graph_facts.push((ix, entity.clone(), rel.clone(), val.clone()));
+                        }
+                    }
+                    None => findings.push(Finding {
+                        kind: "unknown_marker".into(),
+                        message: format!("knowledge-graph marker names {entity}, which no citation describes"),
+                    }),
+                },
+            }
+        }
+        for (i, c) in input.citations.iter().enumerate() {
+            if !used[i] {
+                findings.push(Finding { kind: "uncited_citation".into(), message: format!("citation {:?} is never cited", c.id) });
+            }
+        }
+
+        // Ask the model.
+        let mut book = PairBook::default();
+        for w in works.iter_mut() {
+            if w.cited.is_empty() {
+                continue;
+            }
+            let parts = minus(&w.piece, &w.na);
+            let premises: Vec<String> = w.cited.iter().map(|&ix| premise_for(&sources[ix], &w.graph_facts, ix)).collect();
+            let joint_premise = (premises.len() > 1).then(|| premises.join(" "));
+            for claim in segment::claims_of_parts(&clean.text, &parts) {
+                let indiv = premises.iter().map(|p| book.ask(p, &claim.text)).collect();
+                let joint = joint_premise.as_ref().map(|p| book.ask(p, &claim.text));
+                let mut units = Vec::new();
+                for (pos, &ix) in w.cited.iter().enumerate() {
+                    for u in best_units(&sources[ix].units, &claim.text, UNITS_PER_SOURCE) {
+                        units.push((pos, u, book.ask(&sources[ix].units[u].text, &claim.text)));
+                    }
+                }
+                w.claims.push(ClaimWork { claim, indiv, joint, units });
+            }
+            let sentence_text = w.claims.iter().map(|c| c.claim.text.as_str()).collect::<Vec<_>>().join(" ");
+            for (ix, entity, rel, val) in &w.graph_facts {
+                let subject = subject_label(&input.citations[*ix], entity);
+                w.alignment.push(book.ask(&sentence_text, &kg::verbalize(&subject, rel, val)));
+            }
+        }
+        book.run(&self.scorer);
+        if !book.errors.is_empty() {
+            findings.push(Finding {
+                kind: "truncated".into(),
+                message: format!("{} pair(s) could not be scored and count as neutral: {}", book.errors.len(), book.errors[0]),
+            });
+        }
+
+        // Decide.
+        let t = self.thresholds;
+        let mut sentence_reports = Vec::new();
+        let mut graph = ReasoningGraph::default();
+        let mut kinds = Vec::new();
+        let mut labels: Vec<Option<(SpanLabel, usize)>> = vec![None; clean.text.len()];
+        let mut all_claims: Vec<(ClaimReport, Vec<usize>)> = Vec::new();
+        let mut per_citation_claims: HashMap<usize, Vec<ClaimReport>> = HashMap::new();
+        let mut cited_facts = Vec::new();
+        let mut not_verifiable_sentences = Vec::new();
+        for (si, w) in works.iter().enumerate() {
+            for na in &w.na {
+                mark(&mut labels, na, SpanLabel::NotVerifiable, usize::MAX);
+            }
+            if !w.na.is_empty() {
+                not_verifiable_sentences.push(si);
+            }
+            let text = clean.text[w.piece.start..w.piece.end].to_string();
+            let (start, end) = (clean.to_original(w.piece.start), clean.to_original_end(w.piece.end));
+            let citation_ids: Vec<String> = w.cited.iter().map(|&ix| input.citations[ix].id.clone()).collect();
+            if w.cited.is_empty() {
+                if w.na.is_empty() && !text.trim().is_empty() {
+                    findings.push(Finding {
+                        kind: "uncited_sentence".into(),
+                        message: format!("sentence {si} cites nothing and is not verified"),
+                    });
+                }
+                sentence_reports.push(SentenceReport {
+                    start: char_at(&input.answer, start),
+                    end: char_at(&input.answer, end),
+                    text,
+                    citations: citation_ids,
+                    verdict: None,
+                    per_citation: vec![],
+                    complexity: None,
+                    claims: vec![],
+                });
+                continue;
+            }
+            let evidence_text: String = w.cited.iter().map(|&ix| sources[ix].premise.as_str()).collect::<Vec<_>>().join(" ");
+            let evidence_mentions = Mentions::new(&format!("{evidence_text} {}", titles(&w.cited, input)));
+            let mut claims = Vec::new();
+            for cw in &w.claims {
+                let report = decide_claim(cw, &book, &t, &evidence_mentions, &w.cited, input, &sources, (&clean, &input.answer));
+                let label = match report.status {
+                    ClaimStatus::Supported => SpanLabel::Supported,
+                    ClaimStatus::Contradicted => SpanLabel::Contradicted,
+                    ClaimStatus::NotVerifiable => SpanLabel::NotVerifiable,
+                    _ => SpanLabel::Missing,
+                };
+                let claim_ix = all_claims.len();
+                // Supported words first; missing / contradicted names then overwrite them.
+                let lacking = missing_pieces(&clean.text, &cw.claim, &report.missing_entities);
+                for p in &cw.claim.parts {
+                    mark(&mut labels, p, SpanLabel::Supported, claim_ix);
+                }
+                if label != SpanLabel::Supported {
+                    let targets = if !lacking.is_empty() {
+                        lacking.clone()
+                    } else if let Some(c) = &cw.claim.conjunct {
+                        vec![c.clone()]
+                    } else {
+                        cw.claim.parts.clone()
+                    };
+                    for p in &targets {
+                        mark(&mut labels, p, label, claim_ix);
+                    }
+                }
+                if report.status == ClaimStatus::PartiallySupported {
+                    for p in &lacking {
+                        mark(&mut labels, p, SpanLabel::Missing, claim_ix);
+                    }
+                }
+                // Per-citation statuses: each citation alone; alone it may only contradict what
+                // the sentence's evidence as a whole contradicts.
+                for (pos, &ix) in w.cited.iter().enumerate() {
+                    let p = book.get(cw.indiv[pos]);
+                    let alone = Mentions::new(&sources[ix].premise);
+                    let rel = relevance(&report.text, &alone);
+                    let mut status = status_of(p, rel, &t, !missing_in(&report.text, &alone).is_empty());
+                    if status == ClaimStatus::Contradicted && report.status != ClaimStatus::Contradicted {
+                        status = if rel >= t.relevance { ClaimStatus::Missing } else { ClaimStatus::Unrelated };
+                    }
+                    per_citation_claims.entry(si * 1000 + pos).or_default().push(ClaimReport {
+                        status,
+                        probabilities: p,
+                        ..report.clone()
+                    });
+                }
+                all_claims.push((report.clone(), w.cited.clone()));
+                claims.push(report);
+            }
+            let verdict = categorize(&claims);
+            let per_citation: Vec<CitationVerdict> = w
+                .cited
+                .iter()
+                .enumerate()
+                .filter_map(|(pos, &ix)| {
+                    let v = categorize(per_citation_claims.get(&(si * 1000 + pos))?)?;
+                    Some(CitationVerdict { citation: input.citations[ix].id.clone(), category: v.category, confidence: v.confidence })
+                })
+                .collect();
+
+            // Complexity and graph.
+            let conjuncts: Vec<(String, String)> = w
+                .claims
+                .iter()
+                .zip(&claims)
+                .filter_map(|(cw, r)| cw.claim.conjunct.as_ref().map(|c| (clean.text[c.start..c.end].to_string(), r.decided_by.clone())))
+                .collect();
+            let ev = SentenceEvidence {
+                citations: w.cited.iter().map(|&ix| (input.citations[ix].id.as_str(), sources[ix].premise.as_str())).collect(),
+                sentence: &text,
+                question: &question,
+                conjuncts,
+            };
+            let shared = complexity::shared_entities(&ev);
+            let kind = complexity::classify(&ev, &shared);
+            kinds.push(kind);
+            let edges: Vec<(String, &'static str)> = per_citation
+                .iter()
+                .map(|v| {
+                    let e = match v.category {
+                        Category::Supportive => "supports",
+                        Category::PartiallySupportive => "partially_supports",
+                        Category::Contradictory => "contradicts",
+                        Category::Irrelevant => "cited",
+                    };
+                    (v.citation.clone(), e)
+                })
+                .collect();
+            complexity::add_to_graph(&mut graph, &ev, &shared, &edges);
+
+            // Knowledge-graph facts cited by this sentence.
+            for ((ix, entity, rel, val), &pair) in w.graph_facts.iter().zip(&w.alignment) {
+                let triples = input.citations[*ix].triples.as_deref().unwrap_or(&[]);
+                cited_facts.push(CitedFact {
+                    sentence: si,
+                    entity: entity.clone(),
+                    relation: rel.clone(),
+                    value: val.clone(),
+                    matched: kg::find(triples, rel, val).cloned(),
+                    alignment: book.get(pair).entailment,
+                });
+            }
+            sentence_reports.push(SentenceReport {
+                start: char_at(&input.answer, start),
+                end: char_at(&input.answer, end),
+                text,
+                citations: citation_ids,
+                verdict,
+                per_citation,
+                complexity: Some(kind),
+                claims,
+            });
+        }
+
+        // Overall.
+        let claim_reports: Vec<ClaimReport> = all_claims.iter().map(|(c, _)| c.clone()).collect();
+        let overall = categorize(&claim_reports).unwrap_or(Verdict { category: Category::Irrelevant, confidence: 0.0 });
+        let distinct: std::collections::HashSet<usize> = works.iter().flat_map(|w| w.cited.iter().copied()).collect();
+        let overall_kind = [ComplexityType::Concatenation, ComplexityType::Intersection, ComplexityType::Union]
+            .into_iter()
+            .find(|k| kinds.contains(k))
+            .unwrap_or(if distinct.len() > 1 { ComplexityType::Union } else { ComplexityType::Single });
+        let citations = input
+            .citations
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| used[*i])
+            .filter_map(|(i, c)| {
+                let mine: Vec<ClaimReport> = all_claims
+                    .iter()
+                    .filter(|(_, cited)| cited.contains(&i))
+                    .map(|(r, _)| {
+                        let mut r = r.clone();
+                        if let Some(s) = r.by_citation.iter().find(|s| s.citation == c.id) {
+                            r.probabilities = s.probabilities;
+                        }
+                        r
+                    })
+                    .collect();
+                let v = categorize(&mine)?;
+                Some(CitationVerdict { citation: c.id.clone(), category: v.category, confidence: v.confidence })
+            })
+            .collect();
+        let spans = spans_of(&labels, &clean, &input.answer, &claim_reports);
+        let kg = (!cited_facts.is_empty() || input.citations.iter().any(|c| c.triples.is_some()))
+            .then(|| kg_metrics(cited_facts, not_verifiable_sentences, input));
+        Ok(Report {
+            version: REPORT_VERSION.into(),
+            model: self.scorer.name(),
+            overall,
+            complexity: Complexity { kind: overall_kind, graph },
+            sentences: sentence_reports,
+            citations,
+            spans,
+            kg,
+            findings,
+            pairs_scored: book.len(),
+        })
+    }
+}
+
+fn source_of(c: &Citation) -> Source<'_> {
+    if let Some(text) = c.text.as_deref().filter(|t| !t.trim().is_empty()) {
+        let units = segment::sentences(text)
+            .into_iter()
+            .map(|p| Unit { range: Some((p.start, p.end)), triple: None, text: text[p.start..p.end].to_string() })
+            .collect();
+        let premise = match c.title.as_deref().filter(|t| !t.trim().is_empty()) {
+            Some(title) if !text.starts_with(title) => format!("{title}. {text}"),
+            _ => text.to_string(),
+        };
+        return Source { citation: c, premise, units };
+    }
+    let units: Vec<Unit> = c
+        .triples
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .map(|t| Unit { range: None, triple: Some(t.clone()), text: kg::verbalize(&t[0], &t[1], &t[2]) })
+        .collect();
+    let premise = units.iter().map(|u| u.text.as_str()).collect::<Vec<_>>().join(" ");
+    Source { citation: c, premise, units }
+}
+
+/// The premise for a cited source: for knowledge-graph markers, the facts the sentence cites
+/// (those that exist in the graph); otherwise the whole source.
+fn premise_for(source: &Source, facts: &[(usize, String, String, String)], ix: usize) -> String {
+    let mine: Vec<&(usize, String, String, String)> = facts.iter().filter(|f| f.0 == ix).collect();
+    let triples = source.citation.triples.as_deref().unwrap_or(&[]);
+    if mine.is_empty() || triples.is_empty() {
+        return source.premise.clone();
+    }
+    let found: Vec<String> =
+        mine.iter().filter_map(|(_, _, r, v)| kg::find(triples, r, v)).map(|t| kg::verbalize(&t[0], &t[1], &t[2])).collect();
+    if found.is_empty() {
+        source.premise.clone()
+    } else {
+        found.join(" ")
+    }
+}
+
+fn subject_label(c: &Citation, entity: &str) -> String {
+    c.triples
+        .as_ref()
+        .and_then(|t| t.first())
+        .map(|t| t[0].clone())
+        .or_else(|| c.entity.clone())
+        .unwrap_or_else(|| entity.to_string())
+}
+
+fn titles(cited: &[usize], input: &Input) -> String {
+    cited.iter().filter_map(|&ix| input.citations[ix].title.clone()).collect::<Vec<_>>().join(" ")
+}
+
+fn sentence_of(pieces: &[Piece], at: usize) -> Option<usize> {
+    // A marker belongs to the sentence it ends or sits in.
+    pieces.iter().position(|p| at > p.start && at <= p.end).or_else(|| pieces.iter().rposition(|p| p.start <= at))
+}
+
+/// What `[NA]` at `at` marks: the clause just before it, from the nearest preposition, relative
+/// pronoun or comma (the last one whose clause names something), e.g. "on July 8, 1596".
+fn na_segment(clean: &CleanAnswer, sentence: &Piece, at: usize) -> Piece {
+    let text = &clean.text[sentence.start..at.min(sentence.end)];
+    const OPENERS: &[&str] = &[" on ", " in ", " at ", " from ", " born ", " who ", " which ", " since ", " during ", " with "];
+    let mut best = 0;
+    for (i, _) in text.char_indices() {
+        if OPENERS.iter().any(|o| text[i..].starts_with(o)) && !entities::extract(&text[i..]).is_empty() {
+            best = i + 1;
+        }
+    }
+    Piece { start: sentence.start + best, end: sentence.start + text.len() }
+}
+
+/// `piece` less the given sub-ranges.
+fn minus(piece: &Piece, holes: &[Piece]) -> Vec<Piece> {
+    let mut out = vec![piece.clone()];
+    for h in holes {
+        out = out
+            .into_iter()
+            .flat_map(|p| {
+                if h.end <= p.start || h.start >= p.end {
+                    return vec![p];
+                }
+                vec![Piece { start: p.start, end: h.start.max(p.start) }, Piece { start: h.end.min(p.end), end: p.end }]
+            })
+            .filter(|p| p.end > p.start)
+            .collect();
+    }
+    out
+}
+
+/// Indices of the evidence units that share the most words with the claim.
+fn best_units(units: &[Unit], claim: &str, k: usize) -> Vec<usize> {
+    if units.len() <= 1 {
+        return Vec::new(); // the unit is the whole source, already scored
+    }
+    let words: std::collections::HashSet<String> = content_words(claim).into_iter().collect();
+    let mut scored: Vec<(usize, usize)> = units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (content_words(&u.text).iter().filter(|w| words.contains(*w)).count(), i))
+        .filter(|(n, _)| *n > 0)
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.into_iter().take(k).map(|(_, i)| i).collect()
+}
+
+const STOPWORDS: &[&str] = &[
+    "the", "and", "for", "was", "were", "that", "this", "with", "from", "which", "who", "are", "has", "had", "have",
+    "its", "his", "her", "their", "been", "also", "into", "than", "then", "they", "there", "what", "when", "where",
+    "about", "after", "before", "such", "other", "some", "more", "most", "called",
+];
+
+fn content_words(text: &str) -> Vec<String> {
+    entities::norm_words(text).into_iter().filter(|w| w.len() > 2 && !STOPWORDS.contains(&w.as_str())).collect()
+}
+
+/// Share of the claim's names (or, without names, content words) that the evidence mentions.
+fn relevance(claim: &str, evidence: &Mentions) -> f32 {
+    let ents = entities::extract(claim);
+    if !ents.is_empty() {
+        return ents.iter().filter(|e| evidence.mentions(&e.text)).count() as f32 / ents.len() as f32;
+    }
+    let words = content_words(claim);
+    if words.is_empty() {
+        return 0.0;
+    }
+    words.iter().filter(|w| evidence.contains_word(w)).count() as f32 / words.len() as f32
+}
+
+fn missing_in(claim: &str, evidence: &Mentions) -> Vec<String> {
+    entities::extract(claim).into_iter().filter(|e| !evidence.mentions(&e.text)).map(|e| e.text).collect()
+}
+
+fn status_of(p: Probs, relevance: f32, t: &Thresholds, lacks_entities: bool) -> ClaimStatus {
+    if p.entailment >= t.entailment && p.entailment >= p.contradiction {
+        if t.require_entities && lacks_entities {
+            ClaimStatus::PartiallySupported
+        } else {
+            ClaimStatus::Supported
+        }
+    } else if relevance < t.relevance {
+        ClaimStatus::Unrelated
+    } else if p.contradiction >= t.contradiction {
+        ClaimStatus::Contradicted
+    } else {
+        ClaimStatus::Missing
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn decide_claim(
+    cw: &ClaimWork,
+    book: &PairBook,
+    t: &Thresholds,
+    evidence: &Mentions,
+    cited: &[usize],
+    input: &Input,
+    sources: &[Source],
+    (clean, answer): (&CleanAnswer, &str),
+) -> ClaimReport {
+    let by_citation: Vec<CitationScore> = cw
+        .indiv
+        .iter()
+        .zip(cited)
+        .map(|(&pair, &ix)| CitationScore { citation: input.citations[ix].id.clone(), probabilities: book.get(pair) })
+        .collect();
+    // The best-entailing reading: one citation alone (a union's independent fact) or all together.
+    let mut candidates: Vec<(String, Probs)> =
+        by_citation.iter().map(|s| (s.citation.clone(), s.probabilities)).collect();
+    // A single evidence sentence can entail what a long passage dilutes.
+    for &(pos, _, pair) in &cw.units {
+        candidates.push((input.citations[cited[pos]].id.clone(), book.get(pair)));
+    }
+    if let Some(j) = cw.joint {
+        candidates.push(("joint".into(), book.get(j)));
+    }
+    let best = candidates
+        .iter()
+        .cloned()
+        .fold(None::<(String, Probs)>, |b, c| match b {
+            Some(b) if b.1.entailment >= c.1.entailment => Some(b),
+            _ => Some(c),
+        })
+        .expect("a cited sentence has at least one citation");
+    // Without entailment, several citations are judged together: one alone "contradicting" a fact
+    // another states is not a contradiction.
+    let (decided_by, probs) = if best.1.entailment >= t.entailment {
+        best
+    } else if let Some(j) = cw.joint {
+        ("joint".into(), book.get(j))
+    } else {
+        (input.citations[cited[0]].id.clone(), book.get(cw.indiv[0]))
+    };
+    let rel = relevance(&cw.claim.text, evidence);
+    let missing = missing_in(&cw.claim.text, evidence);
+    let status = status_of(probs, rel, t, !missing.is_empty());
+    // Evidence units, best first for the status.
+    let key = |p: &Probs| if status == ClaimStatus::Contradicted { p.contradiction } else { p.entailment };
+    let mut units: Vec<(f32, EvidenceRef)> = cw
+        .units
+        .iter()
+        .map(|&(pos, u, pair)| {
+            let src = &sources[cited[pos]];
+            let unit = &src.units[u];
+            let p = book.get(pair);
+            (key(&p), evidence_ref(src, unit, p))
+        })
+        .collect();
+    if units.is_empty() {
+        // Single-sentence sources: the source itself is the evidence.
+        for (pos, &ix) in cited.iter().enumerate() {
+            let src = &sources[ix];
+            if let Some(unit) = src.units.first() {
+                let p = book.get(cw.indiv[pos]);
+                units.push((key(&p), evidence_ref(src, unit, p)));
+            }
+        }
+    }
+    units.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let evidence: Vec<EvidenceRef> = units.into_iter().filter(|(s, _)| *s >= 0.5).map(|(_, e)| e).take(3).collect();
+    ClaimReport {
+        text: cw.claim.text.clone(),
+        parts: cw
+            .claim
+            .parts
+            .iter()
+            .map(|p| Range { start: char_at(answer, clean.to_original(p.start)), end: char_at(answer, clean.to_original_end(p.end)) })
+            .collect(),
+        status,
+        probabilities: probs,
+        decided_by,
+        by_citation,
+        evidence,
+        relevance: rel,
+        missing_entities: missing,
+    }
+}
+
+fn evidence_ref(src: &Source, unit: &Unit, p: Probs) -> EvidenceRef {
+    let text = src.citation.text.as_deref().unwrap_or("");
+    EvidenceRef {
+        citation: src.citation.id.clone(),
+        start: unit.range.map(|r| char_at(text, r.0)),
+        end: unit.range.map(|r| char_at(text, r.1)),
+        triple: unit.triple.clone(),
+        text: unit.text.clone(),
+        probabilities: p,
+    }
+}
+
+/// CAQA's rule: supportive when every claim is supported; contradictory when any is contradicted;
+/// partially supportive when the evidence bears on some; irrelevant when it bears on none.
+pub fn categorize(claims: &[ClaimReport]) -> Option<Verdict> {
+    let counted: Vec<&ClaimReport> = claims.iter().filter(|c| c.status != ClaimStatus::NotVerifiable).collect();
+    if counted.is_empty() {
+        return None;
+    }
+    let mean = |f: &dyn Fn(&ClaimReport) -> f32| counted.iter().map(|c| f(c)).sum::<f32>() / counted.len() as f32;
+    let v = if counted.iter().any(|c| c.status == ClaimStatus::Contradicted) {
+        let conf = counted.iter().filter(|c| c.status == ClaimStatus::Contradicted).map(|c| c.probabilities.contradiction).fold(0.0, f32::max);
+        Verdict { category: Category::Contradictory, confidence: conf }
+    } else if counted.iter().all(|c| c.status == ClaimStatus::Supported) {
+        let conf = counted.iter().map(|c| c.probabilities.entailment).fold(1.0, f32::min);
+        Verdict { category: Category::Supportive, confidence: conf }
+    } else if counted.iter().any(|c| matches!(c.status, ClaimStatus::Supported | ClaimStatus::PartiallySupported | ClaimStatus::Missing)) {
+        Verdict {
+            category: Category::PartiallySupportive,
+            confidence: mean(&|c| match c.status {
+                ClaimStatus::Supported | ClaimStatus::PartiallySupported => c.probabilities.entailment,
+                ClaimStatus::Unrelated => 1.0 - c.relevance,
+                _ => c.probabilities.neutral.max(c.relevance),
+            }),
+        }
+    } else {
+        Verdict { category: Category::Irrelevant, confidence: mean(&|c| 1.0 - c.relevance) }
+    };
+    Some(v)
+}
+
+fn mark(labels: &mut [Option<(SpanLabel, usize)>], p: &Piece, label: SpanLabel, claim: usize) {
+    let rank = |l: SpanLabel| match l {
+        SpanLabel::Supported => 0,
+        SpanLabel::Missing => 2,
+        SpanLabel::Contradicted => 3,
+        SpanLabel::NotVerifiable => 1,
+    };
+    let n = labels.len();
+    for slot in labels[p.start.min(n)..p.end.min(n)].iter_mut() {
+        match slot {
+            Some((old, _)) if rank(*old) > rank(label) => {}
+            _ => *slot = Some((label, claim)),
+        }
+    }
+}
+
+/// Clean-text ranges of the claim's names that the evidence lacks.
+fn missing_pieces(text: &str, claim: &Claim, missing: &[String]) -> Vec<Piece> {
+    let mut out = Vec::new();
+    for p in &claim.parts {
+        for e in entities::extract(&text[p.start..p.end]) {
+            if missing.contains(&e.text) {
+                out.push(Piece { start: p.start + e.start, end: p.start + e.end });
+            }
+        }
+    }
+    out
+}
+
+fn spans_of(labels: &[Option<(SpanLabel, usize)>], clean: &CleanAnswer, answer: &str, claims: &[ClaimReport]) -> Vec<Span> {
+    let mut out: Vec<Span> = Vec::new();
+    let mut i = 0;
+    // Marker positions split spans so that no span covers a marker.
+    let cuts: Vec<usize> = clean.markers.iter().map(|m| m.clean_at).collect();
+    while i < labels.len() {
+        let Some(cur) = labels[i] else {
+            i += 1;
+            continue;
+        };
+        let mut j = i + 1;
+        while j < labels.len() && labels[j] == Some(cur) && !cuts.contains(&j) {
+            j += 1;
+        }
+        let text = clean.text.get(i..j).unwrap_or("").trim();
+        if !text.is_empty() && clean.text.is_char_boundary(i) && clean.text.is_char_boundary(j) {
+            let lead = clean.text[i..j].len() - clean.text[i..j].trim_start().len();
+            let (s, e) = (i + lead, i + lead + text.len());
+            let (os, oe) = (clean.to_original(s), clean.to_original_end(e));
+            let evidence = if cur.1 < claims.len() { claims[cur.1].evidence.clone() } else { vec![] };
+            out.push(Span {
+                start: char_at(answer, os),
+                end: char_at(answer, oe),
+                label: cur.0,
+                text: answer.get(os..oe).unwrap_or(text).to_string(),
+                evidence,
+            });
+        }
+        i = j;
+    }
+    out
+}
+
+fn kg_metrics(facts: Vec<CitedFact>, not_verifiable_sentences: Vec<usize>, input: &Input) -> KgMetrics {
+    let n = facts.len().max(1) as f32;
+    let correct = facts.iter().filter(|f| f.matched.is_some()).count() as f32;
+    let aligned = facts.iter().filter(|f| f.alignment >= 0.5).count() as f32;
+    let recall = input.minimum_knowledge.as_ref().map(|need| {
+        if need.is_empty() {
+            return 1.0;
+        }
+        let hit = need
+            .iter()
+            .filter(|t| facts.iter().any(|f| f.matched.as_ref().is_some_and(|m| m == *t) || (kg::relation_matches(&f.relation, &t[1]) && kg::value_matches(&f.value, &t[2]))))
+            .count();
+        hit as f32 / need.len() as f32
+    });
+    KgMetrics {
+        correctness: if facts.is_empty() { 0.0 } else { correct / n },
+        // Precision: cited facts that are correct and the sentence states (KaLMA counts a citation
+        // precise when it is in the graph and supports its sentence).
+        precision: if facts.is_empty() { 0.0 } else { facts.iter().filter(|f| f.matched.is_some() && f.alignment >= 0.5).count() as f32 / n },
+        recall,
+        alignment: if facts.is_empty() { 0.0 } else { aligned / n },
+        cited_facts: facts,
+        not_verifiable_sentences,
+    }
+}
+
+/// Character offset of a byte offset.
+fn char_at(text: &str, byte: usize) -> usize {
+    let b = byte.min(text.len());
+    text.char_indices().take_while(|(i, _)| *i < b).count()
+}
+

@@ -1,0 +1,109 @@
+//! Engine rules with a scripted scorer (a test double: the product path always uses the real model).
+
+use citelens_engine::{input_schema, Caps, Category, Citation, Engine, EngineError, Input, Probs, Scorer, SpanLabel, REPORT_VERSION};
+
+/// Answers by the first rule whose words the hypothesis contains; neutral otherwise.
+struct Scripted(Vec<(&'static str, Probs)>);
+
+const ENT: Probs = Probs { entailment: 0.95, neutral: 0.03, contradiction: 0.02 };
+const CON: Probs = Probs { entailment: 0.01, neutral: 0.02, contradiction: 0.97 };
+const NEU: Probs = Probs { entailment: 0.05, neutral: 0.9, contradiction: 0.05 };
+
+impl Scorer for Scripted {
+    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
+        pairs.iter().map(|(_, h)| Ok(self.0.iter().find(|(k, _)| h.contains(k)).map_or(NEU, |(_, p)| *p))).collect()
+    }
+    fn name(&self) -> String {
+        "scripted".into()
+    }
+}
+
+fn doc(answer: &str, citations: &[(&str, &str)]) -> Input {
+    Input {
+        question: None,
+        answer: answer.into(),
+        citations: citations
+            .iter()
+            .map(|(id, text)| Citation { id: id.to_string(), text: Some(text.to_string()), ..Default::default() })
+            .collect(),
+        minimum_knowledge: None,
+    }
+}
+
+#[test]
+fn caqa_rule_from_claim_statuses() {
+    let e = Engine::new(Scripted(vec![("Paris", ENT), ("Berlin", CON)]));
+    let passage = ("1", "Ada Lovelace lived in Paris and London and visited Berlin.");
+    let r = e.verify(&doc("Ada Lovelace lived in Paris [1].", &[passage])).unwrap();
+    assert_eq!(r.overall.category, Category::Supportive);
+    // "London" is neither entailed nor contradicted, but the passage is about it: partial.
+    let r = e.verify(&doc("Ada Lovelace lived in Paris and London [1].", &[passage])).unwrap();
+    assert_eq!(r.sentences[0].claims.len(), 2);
+    assert_eq!(r.overall.category, Category::PartiallySupportive);
+    let missing: Vec<&str> = r.spans.iter().filter(|s| s.label == SpanLabel::Missing).map(|s| s.text.as_str()).collect();
+    assert_eq!(missing, ["London"]);
+    let r = e.verify(&doc("Ada Lovelace lived in Paris and Berlin [1].", &[passage])).unwrap();
+    assert_eq!(r.overall.category, Category::Contradictory);
+    // Nothing in common with the passage: irrelevant, even if the model calls it a contradiction.
+    let r = e.verify(&doc("Marie Curie won the Nobel Prize in Berlin [1].", &[("1", "Tea grows in Assam.")])).unwrap();
+    assert_eq!(r.overall.category, Category::Irrelevant);
+}
+
+#[test]
+fn findings_not_crashes() {
+    let e = Engine::new(Scripted(vec![]));
+    let r = e.verify(&doc("A claim [3]. Another one.", &[("1", "Text.")])).unwrap();
+    let kinds: Vec<&str> = r.findings.iter().map(|f| f.kind.as_str()).collect();
+    assert!(kinds.contains(&"unknown_marker"), "{kinds:?}");
+    assert!(kinds.contains(&"uncited_citation"), "{kinds:?}");
+    assert!(kinds.contains(&"uncited_sentence"), "{kinds:?}");
+    let r = e.verify(&doc("", &[])).unwrap();
+    assert_eq!(r.findings[0].kind, "empty_answer");
+    assert_eq!(r.overall.category, Category::Irrelevant);
+}
+
+#[test]
+fn caps_are_named_in_errors() {
+    let e = Engine::new(Scripted(vec![]));
+    let long = "x".repeat(Caps::default().max_answer_chars + 1);
+    let err = e.verify(&doc(&long, &[])).unwrap_err();
+    assert!(err.to_string().contains("max_answer_chars"), "{err}");
+    let many: Vec<(String, String)> = (0..40).map(|i| (i.to_string(), "t".to_string())).collect();
+    let refs: Vec<(&str, &str)> = many.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let err = e.verify(&doc("A [1].", &refs)).unwrap_err();
+    assert!(matches!(err, EngineError::TooLarge { cap: "max_citations", .. }), "{err}");
+    assert!(matches!(Input::from_json("{\"answer\": 3}"), Err(EngineError::Json(_))));
+}
+
+#[test]
+fn offsets_are_characters_of_the_original_answer() {
+    let e = Engine::new(Scripted(vec![("Zürich", ENT)]));
+    let answer = "Ünal lived in Zürich [1].";
+    let r = e.verify(&doc(answer, &[("1", "Ünal lived in Zürich for years.")])).unwrap();
+    let chars: Vec<char> = answer.chars().collect();
+    for s in &r.spans {
+        let text: String = chars[s.start..s.end].iter().collect();
+        assert_eq!(text, s.text);
+        assert!(!text.contains('['), "a span never covers a marker: {text:?}");
+    }
+    assert_eq!(r.sentences[0].end, chars.len());
+}
+
+#[test]
+fn report_has_the_fixed_names() {
+    let e = Engine::new(Scripted(vec![("Paris", ENT)]));
+    let r = e.verify(&doc("Ada lived in Paris [1].", &[("1", "Ada lived in Paris.")])).unwrap();
+    let v = serde_json::to_value(&r).unwrap();
+    assert_eq!(v["version"], REPORT_VERSION);
+    assert_eq!(v["overall"]["category"], "supportive");
+    assert!(v["overall"]["confidence"].as_f64().unwrap() > 0.9);
+    assert_eq!(v["complexity"]["type"], "single");
+    assert!(v["complexity"]["graph"]["nodes"].as_array().unwrap().len() >= 2);
+}
+
+#[test]
+fn published_schema_matches_the_code() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema/input.schema.json");
+    let published: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(published, input_schema(), "regenerate with `citelens schema > schema/input.schema.json`");
+}

@@ -1,0 +1,75 @@
+//! The worked examples printed in the CAQA and KaLMA papers, through the shipped model.
+
+use std::path::PathBuf;
+
+use citelens_engine::{ClaimStatus, Engine, Input, SpanLabel};
+use citelens_nli::NliModel;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn engine() -> Engine<NliModel> {
+    Engine::new(NliModel::from_dir(repo().join("models/citelens-nli-minilm")).expect("shipped model loads"))
+}
+
+fn examples() -> Vec<serde_json::Value> {
+    let dir = std::env::var_os("CITELENS_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared/data"));
+    let path = dir.join("paper_examples/paper_examples.jsonl");
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_labelled_example_gets_its_category_and_complexity() {
+    let engine = engine();
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for ex in examples() {
+        let Some(label) = ex["label"].as_str() else { continue };
+        let input: Input = serde_json::from_value(ex.clone()).unwrap();
+        let report = engine.verify(&input).unwrap();
+        checked += 1;
+        if report.overall.category.as_str() != label {
+            wrong.push(format!("{}: category {} (want {label})", ex["id"], report.overall.category.as_str()));
+        }
+        if let Some(kind) = ex["complexity"].as_str() {
+            if report.complexity.kind.as_str() != kind {
+                wrong.push(format!("{}: complexity {} (want {kind})", ex["id"], report.complexity.kind.as_str()));
+            }
+        }
+    }
+    assert!(checked >= 9, "only {checked} labelled examples");
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn kalma_example_reports_na_and_graph_metrics() {
+    let ex = examples().into_iter().find(|e| e["id"] == "kalma-fig1").expect("KaLMA example present");
+    let input: Input = serde_json::from_value(ex).unwrap();
+    let report = engine().verify(&input).unwrap();
+    let kg = report.kg.expect("triples give knowledge-graph metrics");
+    assert_eq!(kg.cited_facts.len(), 3);
+    assert_eq!(kg.correctness, 1.0, "all three cited facts are in the graph: {:?}", kg.cited_facts);
+    assert_eq!(kg.not_verifiable_sentences, vec![0]);
+    let na: Vec<&str> = report.spans.iter().filter(|s| s.label == SpanLabel::NotVerifiable).map(|s| s.text.as_str()).collect();
+    assert!(na.iter().any(|t| t.contains("1596")), "the [NA] birth date is not verifiable: {na:?}");
+    // The birth date is neither a claim the graph must support nor a missing span.
+    let claims = &report.sentences[0].claims;
+    assert!(claims.iter().all(|c| !c.text.contains("1596")), "{claims:?}");
+    assert!(report.spans.iter().all(|s| s.label != SpanLabel::Missing || !s.text.contains("1596")));
+    assert!(claims.iter().all(|c| c.status != ClaimStatus::Contradicted));
+}
+
+#[test]
+fn contradiction_is_marked_on_the_conflicting_name() {
+    let ex = examples().into_iter().find(|e| e["id"] == "caqa-t2-contradictory").unwrap();
+    let input: Input = serde_json::from_value(ex).unwrap();
+    let report = engine().verify(&input).unwrap();
+    let contradicted: Vec<&str> =
+        report.spans.iter().filter(|s| s.label == SpanLabel::Contradicted).map(|s| s.text.as_str()).collect();
+    assert_eq!(contradicted, ["George Pal"], "spans: {:?}", report.spans);
+}

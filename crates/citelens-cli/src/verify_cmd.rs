@@ -39,8 +39,8 @@ pub fn read_documents(path: &str) -> anyhow::Result<Vec<Result<Input, String>>> 
     } else {
         text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
     }
-    if let Ok(one) = serde_json::from_str::<serde_json::Value>(&text) {
-        return Ok(vec![serde_json::from_value(one).map_err(|e| format!("not a citelens document: {e}"))]);
+    if serde_json::from_str::<serde_json::Value>(&text).is_ok() {
+        return Ok(vec![Input::from_json(&text).map_err(|e| e.to_string())]);
     }
     Ok(text
         .lines()

@@ -76,7 +76,9 @@ impl Default for Caps {
 
 impl Input {
     pub fn from_json(text: &str) -> Result<Self> {
-        serde_json::from_str(text).map_err(|e| EngineError::Json(e.to_string()))
+        // Name the field that is wrong ("answer: invalid type ..."), not only the column.
+        let de = &mut serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(de).map_err(|e| EngineError::Json(e.to_string()))
     }
 
     pub fn check(&self, caps: &Caps) -> Result<()> {

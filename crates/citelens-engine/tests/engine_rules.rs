@@ -32,7 +32,8 @@ fn doc(answer: &str, citations: &[(&str, &str)]) -> Input {
 
 #[test]
 fn caqa_rule_from_claim_statuses() {
-    let e = Engine::new(Scripted(vec![("Paris", ENT), ("Berlin", CON)]));
+    let mut e = Engine::new(Scripted(vec![("Paris", ENT), ("Berlin", CON)]));
+    e.thresholds.require_entities = true;
     let passage = ("1", "Ada Lovelace lived in Paris and London and visited Berlin.");
     let r = e.verify(&doc("Ada Lovelace lived in Paris [1].", &[passage])).unwrap();
     assert_eq!(r.overall.category, Category::Supportive);
@@ -106,4 +107,29 @@ fn published_schema_matches_the_code() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema/input.schema.json");
     let published: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(published, input_schema(), "regenerate with `citelens schema > schema/input.schema.json`");
+}
+
+#[test]
+fn knowledge_graph_citations_get_kalma_metrics() {
+    let e = Engine::new(Scripted(vec![("painter", ENT)]));
+    let input: Input = serde_json::from_value(serde_json::json!({
+        "answer": "Ada was a painter [Q1, occupation: painter, place of birth: Paris]. She was born on 3 May 1900 [NA].",
+        "citations": [{"id": "Q1", "entity": "Ada", "triples": [["Ada", "occupation", "painter"], ["Ada", "place of birth", "Rome"]]}],
+        "minimum_knowledge": [["Ada", "occupation", "painter"], ["Ada", "place of birth", "Rome"]]
+    }))
+    .unwrap();
+    let r = e.verify(&input).unwrap();
+    let kg = r.kg.expect("KG metrics");
+    assert_eq!(kg.cited_facts.len(), 2);
+    assert!(kg.cited_facts[0].matched.is_some(), "occupation: painter is in the graph");
+    assert!(kg.cited_facts[1].matched.is_none(), "place of birth: Paris is not (the graph says Rome)");
+    assert_eq!(kg.correctness, 0.5);
+    assert_eq!(kg.recall, Some(0.5));
+    assert_eq!(kg.not_verifiable_sentences, vec![1]);
+    // The [NA] sentence is not counted against the answer.
+    assert!(r.sentences[1].verdict.is_none());
+    assert!(r.spans.iter().any(|s| s.label == SpanLabel::NotVerifiable && s.text.contains("1900")));
+    // The claim's evidence names the triple that backed it.
+    let ev = &r.sentences[0].claims[0].evidence;
+    assert!(ev.iter().any(|x| x.triple.as_ref().is_some_and(|t| t[2] == "painter")), "{ev:?}");
 }

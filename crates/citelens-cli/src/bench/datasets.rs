@@ -113,18 +113,10 @@ fn citations_of(v: Option<&Value>) -> Vec<Citation> {
     }
 }
 
-/// The claim of a WiCE example (its answer without markers).
-fn wice_claim(e: &Example) -> String {
-    let a = &e.input.answer;
-    match a.find(" [") {
-        Some(i) => format!("{}{}", &a[..i], if a.ends_with('.') { "." } else { "" }),
-        None => a.clone(),
-    }
-}
-
 pub fn load(dataset: Dataset, path: &Path, limit: Option<usize>) -> anyhow::Result<(Vec<Example>, usize)> {
     let mut out = Vec::new();
     let mut skipped = 0;
+    let mut wice_index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for row in rows(path)? {
         if dataset != Dataset::Wice && limit.is_some_and(|l| out.len() >= l) {
             break;
@@ -190,7 +182,7 @@ pub fn load(dataset: Dataset, path: &Path, limit: Option<usize>) -> anyhow::Resu
                 };
                 let text = ev.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" ");
                 // The oracle-chunk file has one row per chunk: a claim's chunks become its citations.
-                if let Some(prev) = out.iter_mut().find(|e: &&mut Example| e.input.citations.first().is_some() && wice_claim(e) == claim) {
+                if let Some(prev) = wice_index.get(claim).map(|&i| &mut out[i] as &mut Example) {
                     let n = prev.input.citations.len() + 1;
                     prev.input.citations.push(text_citation(n, &text));
                     prev.input.answer = cited(claim, n);
@@ -199,6 +191,7 @@ pub fn load(dataset: Dataset, path: &Path, limit: Option<usize>) -> anyhow::Resu
                 if limit.is_some_and(|l| out.len() >= l) {
                     break;
                 }
+                wice_index.insert(claim.to_string(), out.len());
                 out.push(Example {
                     input: Input { question: None, answer: cited(claim, 1), citations: vec![text_citation(1, &text)], minimum_knowledge: None },
                     gold: Gold::Wice(label),

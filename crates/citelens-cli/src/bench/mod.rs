@@ -165,6 +165,10 @@ fn figures(examples: &[datasets::Example], predicted: &[Option<Category>]) -> Fi
     }
 }
 
+fn binary_task(examples: &[datasets::Example]) -> bool {
+    !matches!(examples[0].gold, Gold::Four(_))
+}
+
 /// The figure a threshold is chosen by.
 fn objective(f: &Figures) -> f64 {
     if f.main.labels.len() == 2 {
@@ -199,6 +203,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.tune {
         let mut best = (f64::MIN, engine.thresholds);
         for require_entities in [true, false] {
+            let mut best_here = (f64::MIN, 0.0);
             for step in 0..=40 {
                 let mut t = engine.thresholds;
                 t.entailment = 0.10 + 0.02 * step as f32;
@@ -208,7 +213,16 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 if objective(&f) > best.0 {
                     best = (objective(&f), t);
                 }
+                if objective(&f) > best_here.0 {
+                    best_here = (objective(&f), t.entailment);
+                }
             }
+            eprintln!(
+                "tune: require_entities={require_entities}: best entailment threshold {:.2} ({} {:.2})",
+                best_here.1,
+                if binary_task(&examples) { "binary F1" } else { "macro-F1" },
+                best_here.0
+            );
         }
         engine.thresholds = best.1;
         predicted = predict(&engine, &examples, None);

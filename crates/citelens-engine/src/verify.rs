@@ -206,7 +206,7 @@ impl<S: Scorer> Engine<S> {
         let mut kinds = Vec::new();
         let mut labels: Vec<Option<(SpanLabel, usize)>> = vec![None; clean.text.len()];
         let mut all_claims: Vec<(ClaimReport, Vec<usize>)> = Vec::new();
-        let mut per_citation_claims: HashMap<usize, Vec<ClaimReport>> = HashMap::new();
+        let mut per_citation_claims: HashMap<(usize, usize), Vec<ClaimReport>> = HashMap::new();
         let mut cited_facts = Vec::new();
         let mut not_verifiable_sentences = Vec::new();
         for (si, w) in works.iter().enumerate() {
@@ -282,7 +282,7 @@ impl<S: Scorer> Engine<S> {
                     if status == ClaimStatus::Contradicted && report.status != ClaimStatus::Contradicted {
                         status = if rel >= t.relevance { ClaimStatus::Missing } else { ClaimStatus::Unrelated };
                     }
-                    per_citation_claims.entry(si * 1000 + pos).or_default().push(ClaimReport {
+                    per_citation_claims.entry((si, pos)).or_default().push(ClaimReport {
                         status,
                         probabilities: p,
                         ..report.clone()
@@ -297,7 +297,7 @@ impl<S: Scorer> Engine<S> {
                 .iter()
                 .enumerate()
                 .filter_map(|(pos, &ix)| {
-                    let v = categorize(per_citation_claims.get(&(si * 1000 + pos))?)?;
+                    let v = categorize(per_citation_claims.get(&(si, pos))?)?;
                     Some(CitationVerdict { citation: input.citations[ix].id.clone(), category: v.category, confidence: v.confidence })
                 })
                 .collect();

@@ -55,11 +55,15 @@ pub fn load_engine(model: Option<PathBuf>, thresholds: Option<PathBuf>) -> anyho
     let nli = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
     let mut engine = Engine::new(nli);
     if let Some(path) = thresholds {
-        let t: Thresholds = serde_json::from_str(&std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?)
-            .with_context(|| format!("{} is not a thresholds file", path.display()))?;
-        engine.thresholds = t;
+        engine.thresholds = read_thresholds(&path)?;
     }
     Ok(engine)
+}
+
+/// A thresholds file (`--thresholds`, as `bench --save-thresholds` writes it).
+pub fn read_thresholds(path: &std::path::Path) -> anyhow::Result<Thresholds> {
+    serde_json::from_str(&std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?)
+        .with_context(|| format!("{} is not a thresholds file", path.display()))
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {

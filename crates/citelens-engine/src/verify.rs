@@ -267,11 +267,6 @@ impl<S: Scorer> Engine<S> {
                         mark(&mut labels, p, label, claim_ix);
                     }
                 }
-                if report.status == ClaimStatus::PartiallySupported {
-                    for p in &lacking {
-                        mark(&mut labels, p, SpanLabel::Missing, claim_ix);
-                    }
-                }
                 // Per-citation statuses: each citation alone; alone it may only contradict what
                 // the sentence's evidence as a whole contradicts.
                 for (pos, &ix) in w.cited.iter().enumerate() {

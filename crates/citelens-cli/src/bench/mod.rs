@@ -187,8 +187,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     // Benchmarks hold whole articles; allow longer citations than the interactive default.
     engine.caps = Caps { max_citation_chars: 400_000, max_citations: 64, ..Caps::default() };
     if let Some(path) = &args.thresholds {
-        engine.thresholds = serde_json::from_str(&std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?)
-            .with_context(|| format!("{} is not a thresholds file", path.display()))?;
+        engine.thresholds = crate::verify_cmd::read_thresholds(path)?;
     }
     let bar = ProgressBar::new(examples.len() as u64);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} examples {per_sec} eta {eta}").expect("static template"));

@@ -9,6 +9,7 @@ pub enum EngineError {
     /// A size cap was exceeded; `cap` names it as it appears in `Caps`.
     #[error("{what} is {actual}, over the cap `{cap}` = {limit}")]
     TooLarge { what: String, cap: &'static str, actual: usize, limit: usize },
+    #[cfg(feature = "nli")]
     #[error("the NLI model failed: {0}")]
     Nli(#[from] citelens_nli::NliError),
 }

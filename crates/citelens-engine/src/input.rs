@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{EngineError, Result};
 
 /// One cited answer to verify.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Input {
     /// The user's question (optional; used to tell union from intersection).
     #[serde(default)]
@@ -22,7 +22,7 @@ pub struct Input {
 }
 
 /// A cited source: a passage (`text`) or knowledge-graph facts (`triples`).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Citation {
     /// Matches the marker: `1` for `[1]`, `Q212657` for `[Q212657, ...]`.
     #[serde(deserialize_with = "id_from_string_or_number")]
@@ -74,7 +74,55 @@ impl Default for Caps {
     }
 }
 
+/// One thing `Input::fit_to` cut, for telling the user.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cut {
+    pub what: String,
+    pub cap: String,
+    pub from: usize,
+    pub to: usize,
+}
+
+fn cut_chars(text: &mut String, limit: usize, what: String, cap: &str, cuts: &mut Vec<Cut>) {
+    let n = text.chars().count();
+    if n > limit {
+        *text = text.chars().take(limit).collect();
+        cuts.push(Cut { what, cap: cap.into(), from: n, to: limit });
+    }
+}
+
 impl Input {
+    /// Cuts the input down to `caps` (for UIs that verify what fits and say what was cut, where the
+    /// engine itself refuses); returns what was cut, empty when the input already fits.
+    pub fn fit_to(&mut self, caps: &Caps) -> Vec<Cut> {
+        let mut cuts = Vec::new();
+        cut_chars(&mut self.answer, caps.max_answer_chars, "the answer (characters)".into(), "max_answer_chars", &mut cuts);
+        if let Some(q) = &mut self.question {
+            cut_chars(q, caps.max_question_chars, "the question (characters)".into(), "max_question_chars", &mut cuts);
+        }
+        if self.citations.len() > caps.max_citations {
+            cuts.push(Cut { what: "the citations (count)".into(), cap: "max_citations".into(), from: self.citations.len(), to: caps.max_citations });
+            self.citations.truncate(caps.max_citations);
+        }
+        for c in &mut self.citations {
+            if let Some(t) = &mut c.title {
+                cut_chars(t, caps.max_citation_chars, format!("citation {:?}'s title (characters)", c.id), "max_citation_chars", &mut cuts);
+            }
+            let title = c.title.as_deref().map_or(0, |t| t.chars().count());
+            if let Some(text) = &mut c.text {
+                let room = caps.max_citation_chars.saturating_sub(title);
+                cut_chars(text, room, format!("citation {:?}'s text (characters)", c.id), "max_citation_chars", &mut cuts);
+            }
+            if let Some(t) = &mut c.triples {
+                if t.len() > caps.max_triples {
+                    cuts.push(Cut { what: format!("citation {:?}'s triples", c.id), cap: "max_triples".into(), from: t.len(), to: caps.max_triples });
+                    t.truncate(caps.max_triples);
+                }
+            }
+        }
+        cuts
+    }
+
     pub fn from_json(text: &str) -> Result<Self> {
         // Name the field that is wrong ("answer: invalid type ..."), not only the column.
         let de = &mut serde_json::Deserializer::from_str(text);

@@ -9,13 +9,15 @@ mod error;
 pub mod input;
 pub mod kg;
 pub mod markers;
+mod progressive;
 pub mod report;
 pub mod scorer;
 pub mod segment;
 mod verify;
 
 pub use error::{EngineError, Result};
-pub use input::{Caps, Citation, Input, Triple};
+pub use input::{Caps, Citation, Cut, Input, Triple};
+pub use progressive::sentence_prefix_ends;
 pub use report::*;
 pub use scorer::Scorer;
 pub use verify::{categorize, Engine, Thresholds};

@@ -12,6 +12,7 @@ pub trait Scorer {
     fn name(&self) -> String;
 }
 
+#[cfg(feature = "nli")]
 impl Scorer for citelens_nli::NliModel {
     fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
         self.predict_batch(pairs)

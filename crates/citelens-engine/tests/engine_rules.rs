@@ -133,3 +133,48 @@ fn knowledge_graph_citations_get_kalma_metrics() {
     let ev = &r.sentences[0].claims[0].evidence;
     assert!(ev.iter().any(|x| x.triple.as_ref().is_some_and(|t| t[2] == "painter")), "{ev:?}");
 }
+
+/// Counts the pairs it is asked, so a test can see that nothing is scored twice.
+struct Counting(Scripted, std::cell::Cell<usize>);
+
+impl Scorer for Counting {
+    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
+        self.1.set(self.1.get() + pairs.len());
+        self.0.score(pairs)
+    }
+    fn name(&self) -> String {
+        "counting".into()
+    }
+}
+
+#[test]
+fn progressive_reports_grow_by_sentence_and_end_as_verify() {
+    let e = Engine::new(Counting(Scripted(vec![("Paris", ENT), ("Berlin", CON)]), Default::default()));
+    let input = doc(
+        "Ada Lovelace lived in Paris [1]. She visited Berlin [1]. She wrote notes [2].",
+        &[("1", "Ada Lovelace lived in Paris and never visited Berlin."), ("2", "Ada wrote notes on the engine.")],
+    );
+    let mut seen = Vec::new();
+    let last = e.verify_progressive(&input, |r, done, total| seen.push((r.sentences.len(), done, total, r.overall.category))).unwrap();
+    assert_eq!(seen.iter().map(|s| (s.0, s.1, s.2)).collect::<Vec<_>>(), [(1, 1, 3), (2, 2, 3), (3, 3, 3)]);
+    // After sentence 1 only Paris is in: supportive; Berlin then contradicts.
+    assert_eq!(seen[0].3, Category::Supportive);
+    assert_eq!(seen[1].3, Category::Contradictory);
+    let asked_progressively = e.scorer.1.get();
+    e.scorer.1.set(0);
+    let full = e.verify(&input).unwrap();
+    assert_eq!(serde_json::to_value(&last).unwrap(), serde_json::to_value(&full).unwrap());
+    assert_eq!(asked_progressively, e.scorer.1.get(), "each pair scored once");
+}
+
+#[test]
+fn fit_to_cuts_what_is_over_the_caps_and_says_so() {
+    let caps = Caps { max_answer_chars: 10, max_citations: 1, max_citation_chars: 5, ..Caps::default() };
+    let mut input = doc("ééééééééééééé [1].", &[("1", "0123456789"), ("2", "x")]);
+    let cuts = input.fit_to(&caps);
+    let names: Vec<(&str, usize, usize)> = cuts.iter().map(|c| (c.cap.as_str(), c.from, c.to)).collect();
+    assert_eq!(names, [("max_answer_chars", 18, 10), ("max_citations", 2, 1), ("max_citation_chars", 10, 5)]);
+    assert_eq!(input.answer.chars().count(), 10);
+    assert!(input.check(&caps).is_ok());
+    assert!(doc("short", &[]).fit_to(&Caps::default()).is_empty());
+}

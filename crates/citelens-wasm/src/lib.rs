@@ -1,7 +1,7 @@
 //! citelens for JavaScript: construct from the three model files' bytes, then score pairs (`Nli`)
 //! or verify whole cited answers (`Verifier`, the same engine and report as the CLI).
 
-use citelens_engine::{Engine, Input};
+use citelens_engine::{Engine, Finding, Input, Report};
 use citelens_nli::NliModel;
 use wasm_bindgen::prelude::*;
 
@@ -28,6 +28,14 @@ impl Nli {
         serde_json::to_string(&p).map_err(js_err)
     }
 
+    /// The token ids then the token type ids of one pair built to exactly `tokens` tokens (for
+    /// feeding the same input to another runtime in benchmarks).
+    #[wasm_bindgen(js_name = tokensAtLength)]
+    pub fn tokens_at_length(&self, premise: &str, hypothesis: &str, tokens: usize) -> Result<Vec<i64>, JsError> {
+        let seq = self.model.sequence_of_length(premise, hypothesis, tokens).map_err(js_err)?;
+        Ok(seq.input_ids.iter().chain(&seq.token_type_ids).copied().collect())
+    }
+
     /// Logits of `copies` copies of one pair built to exactly `tokens` tokens, run as one batch
     /// (for latency benchmarks at fixed lengths).
     #[wasm_bindgen(js_name = logitsAtLength)]
@@ -36,6 +44,14 @@ impl Nli {
         let rows: Vec<_> = std::iter::repeat_n(&seq, copies.max(1)).collect();
         Ok(self.model.raw_logits(&rows).map_err(js_err)?.concat())
     }
+}
+
+/// Lower-case hex SHA-256 of `bytes`: the model loader checks the fetched model against the hash in
+/// config.json (in Rust so it also works where `crypto.subtle` is missing: plain-http hosts).
+#[wasm_bindgen(js_name = sha256Hex)]
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The verification engine: one input document (JSON) in, the versioned report (JSON) out.
@@ -53,9 +69,44 @@ impl Verifier {
     }
 
     /// `input` is a citelens input document (see schema/input.schema.json); returns the report.
+    /// Text over the engine's caps is cut to fit, and each cut is a `truncated` finding.
     pub fn verify(&self, input: &str) -> Result<String, JsError> {
-        let input = Input::from_json(input).map_err(js_err)?;
-        let report = self.engine.verify(&input).map_err(js_err)?;
-        serde_json::to_string(&report).map_err(js_err)
+        self.verify_progressive(input, &JsValue::UNDEFINED)
+    }
+
+    /// As `verify`, calling `on_sentence(reportJson, done, total)` (when it is a function) with the
+    /// report of the answer so far after each sentence.
+    #[wasm_bindgen(js_name = verifyProgressive)]
+    pub fn verify_progressive(&self, input: &str, on_sentence: &JsValue) -> Result<String, JsError> {
+        let mut input = Input::from_json(input).map_err(js_err)?;
+        let cuts = input.fit_to(&self.engine.caps);
+        let with_cuts = |report: &Report| {
+            let mut report = report.clone();
+            report.findings.extend(cuts.iter().map(|c| Finding {
+                kind: "truncated".into(),
+                message: format!("{} cut from {} to {} (cap {})", c.what, c.from, c.to, c.cap),
+            }));
+            serde_json::to_string(&report).map_err(js_err)
+        };
+        let callback = on_sentence.dyn_ref::<js_sys::Function>();
+        let mut failed = None;
+        let report = self
+            .engine
+            .verify_progressive(&input, |partial, done, total| {
+                let (Some(f), None) = (callback, &failed) else { return };
+                match with_cuts(partial) {
+                    Ok(json) => {
+                        if let Err(e) = f.call3(&JsValue::NULL, &JsValue::from_str(&json), &JsValue::from(done as u32), &JsValue::from(total as u32)) {
+                            failed = Some(e);
+                        }
+                    }
+                    Err(e) => failed = Some(e.into()),
+                }
+            })
+            .map_err(js_err)?;
+        if let Some(e) = failed {
+            return Err(JsError::new(&format!("the on_sentence callback failed: {e:?}")));
+        }
+        with_cuts(&report)
     }
 }

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Trunk post-build hook: puts the engine (citelens-wasm through wasm-bindgen --target web, wasm-opt'd),
+# the shipped model and the paper examples into the staging folder beside the app.
+set -euo pipefail
+cd "${TRUNK_SOURCE_DIR:-$(dirname "$0")/..}"
+staging="${TRUNK_STAGING_DIR:?run by trunk}"
+out="$staging/citelens"
+cargo build --release --target wasm32-unknown-unknown -p citelens-wasm
+wasm-bindgen --target web --out-dir "$out/pkg" target/wasm32-unknown-unknown/release/citelens_wasm.wasm
+if command -v wasm-opt >/dev/null; then
+  wasm-opt -O3 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    "$out/pkg/citelens_wasm_bg.wasm" -o "$out/pkg/citelens_wasm_bg.wasm"
+fi
+mkdir -p "$out/model"
+cp models/citelens-nli-minilm/model.onnx models/citelens-nli-minilm/tokenizer.json models/citelens-nli-minilm/config.json "$out/model/"
+# The paper examples are data, not code: copied from the data folder at build time, never committed.
+data="${CITELENS_DATA_DIR:-../shared/data}"
+if [ -f "$data/paper_examples/paper_examples.jsonl" ]; then
+  python3 -c 'import json,sys; print(json.dumps([json.loads(l) for l in open(sys.argv[1]) if l.strip()]))' \
+    "$data/paper_examples/paper_examples.jsonl" > "$staging/examples.json"
+else
+  echo "stage-engine: no paper examples under $data; the demo's example menu will say so" >&2
+fi

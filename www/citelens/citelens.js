@@ -1,0 +1,304 @@
+// citelens for web pages: one ES module with the JS API and the <cite-lens> custom element.
+//
+//   import { load, verify } from "./citelens/citelens.js";
+//   const report = await verify({ answer: "Paris is in France [1].", citations: [{ id: 1, text: "..." }] });
+//
+// The model runs in a Web Worker (the page never freezes); where module workers are unavailable, the
+// same engine runs on the page's thread. Nothing leaves the browser.
+
+const HERE = new URL(".", import.meta.url);
+const DEFAULT_MODEL_BASE = new URL("model/", HERE);
+
+/** A typed error: `kind` is "fetch", "hash", "load", "not_loaded", "input" or "verify". */
+export class CitelensError extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.name = "CitelensError";
+    this.kind = kind;
+  }
+}
+
+class WorkerBackend {
+  constructor() {
+    this.worker = new Worker(new URL("worker.js", HERE), { type: "module" });
+    this.pending = new Map();
+    this.next = 1;
+    this.worker.onmessage = (ev) => {
+      const msg = ev.data;
+      const job = this.pending.get(msg.id);
+      if (!job) return;
+      if (msg.type === "progress") job.onProgress?.(msg.progress);
+      else if (msg.type === "partial") job.onSentence?.(msg.report, msg.done, msg.total);
+      else {
+        this.pending.delete(msg.id);
+        if (msg.type === "error") job.reject(new CitelensError(msg.kind, msg.message));
+        else job.resolve(msg);
+      }
+    };
+    // A worker that cannot start (no module workers, blocked script) fails every job.
+    this.worker.onerror = (ev) => {
+      ev.preventDefault?.();
+      for (const job of this.pending.values()) job.reject(new CitelensError("load", `worker failed: ${ev.message || "script error"}`));
+      this.pending.clear();
+      this.broken = true;
+    };
+  }
+  call(msg, hooks = {}) {
+    if (this.broken) return Promise.reject(new CitelensError("load", "worker failed"));
+    return new Promise((resolve, reject) => {
+      const id = this.next++;
+      this.pending.set(id, { resolve, reject, ...hooks });
+      this.worker.postMessage({ id, ...msg });
+    });
+  }
+  async load(modelBase, onProgress) {
+    return (await this.call({ type: "load", modelBase: String(modelBase) }, { onProgress })).info;
+  }
+  async verify(input, onSentence) {
+    return (await this.call({ type: "verify", input }, { onSentence })).report;
+  }
+}
+
+class PageBackend {
+  async load(modelBase, onProgress) {
+    const engine = await import("./engine.js");
+    this.engine = engine;
+    try {
+      this.loaded = await engine.loadVerifier(String(modelBase), onProgress);
+    } catch (e) {
+      throw new CitelensError(e.kind || "load", e.message);
+    }
+    return this.loaded.info;
+  }
+  async verify(input, onSentence) {
+    if (!this.loaded) throw new CitelensError("not_loaded", "the model is not loaded");
+    try {
+      return this.engine.verifyWith(this.loaded.verifier, input, onSentence);
+    } catch (e) {
+      throw new CitelensError("verify", e.message);
+    }
+  }
+}
+
+let state = null; // { backend, ready: Promise<info>, mode }
+
+/**
+ * Loads the model once (later calls share it). Options: `modelBase` (URL of the model folder),
+ * `worker` (false forces the single-threaded fallback), `onProgress({stage, loaded, total, cached})`.
+ * Resolves to `{model, bytes, cached, loadMs, mode}`.
+ */
+export function load(options = {}) {
+  if (state) return state.ready;
+  const modelBase = new URL(options.modelBase || DEFAULT_MODEL_BASE, document.baseURI);
+  const onProgress = options.onProgress || (() => {});
+  const start = async () => {
+    if (options.worker !== false && typeof Worker !== "undefined") {
+      try {
+        const backend = new WorkerBackend();
+        const info = await backend.load(modelBase, onProgress);
+        state.backend = backend;
+        return { ...info, mode: "worker" };
+      } catch (e) {
+        if (e.kind === "hash" || e.kind === "fetch") throw e; // the fallback would fail the same way
+      }
+    }
+    const backend = new PageBackend();
+    const info = await backend.load(modelBase, onProgress);
+    state.backend = backend;
+    return { ...info, mode: "page" };
+  };
+  state = { backend: null, ready: null };
+  state.ready = start().catch((e) => {
+    state = null; // a later call may try again
+    throw e;
+  });
+  return state.ready;
+}
+
+/** Verifies one input document (see schema/input.schema.json); `onSentence(partialReport, done, total)`. */
+export async function verify(input, { onSentence } = {}) {
+  if (input == null || typeof input !== "object" || typeof input.answer !== "string") {
+    throw new CitelensError("input", "verify(input) needs an object with a string `answer`");
+  }
+  await load();
+  return state.backend.verify(input, onSentence);
+}
+
+// ---------------------------------------------------------------------------------------------
+// <cite-lens>: renders the verdict of one cited answer in its shadow DOM. Input as the `input`
+// property (an object) or attribute (JSON). Theming: CSS custom properties --citelens-supported,
+// --citelens-missing, --citelens-contradicted, --citelens-font, and ::part(verdict | sentence |
+// span | badge | citation | status). Fires `citelens-result` (bubbles, composed) with the report.
+
+const CATEGORY_TEXT = {
+  supportive: "Supportive",
+  partially_supportive: "Partially supportive",
+  contradictory: "Contradictory",
+  irrelevant: "Irrelevant",
+};
+const SPAN_TEXT = { supported: "supported", missing: "missing", contradicted: "contradicted", not_verifiable: "not verifiable" };
+
+const STYLE = `
+:host { display: block; font: 14px/1.5 var(--citelens-font, system-ui, sans-serif); color: var(--citelens-text, #1b1b1b); }
+.box { border: 1px solid var(--citelens-border, #c9c9c9); border-radius: 6px; padding: 8px 10px; background: var(--citelens-background, #fff); }
+.badge { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 12px; font-weight: 600; margin-right: 4px; border: 1px solid currentColor; }
+.supportive { color: var(--citelens-supported, #0b6e4f); }
+.partially_supportive { color: var(--citelens-missing, #8a5a00); }
+.contradictory { color: var(--citelens-contradicted, #b00020); }
+.irrelevant { color: var(--citelens-irrelevant, #555); }
+.span-supported { background: color-mix(in srgb, var(--citelens-supported, #0b6e4f) 15%, transparent); border-bottom: 2px solid var(--citelens-supported, #0b6e4f); }
+.span-missing { background: color-mix(in srgb, var(--citelens-missing, #8a5a00) 15%, transparent); border-bottom: 2px dashed var(--citelens-missing, #8a5a00); }
+.span-contradicted { background: color-mix(in srgb, var(--citelens-contradicted, #b00020) 15%, transparent); border-bottom: 3px double var(--citelens-contradicted, #b00020); text-decoration: line-through; text-decoration-color: var(--citelens-contradicted, #b00020); }
+.span-not_verifiable { border-bottom: 2px dotted #777; }
+.answer { margin: 6px 0; }
+.status { font-size: 12px; color: #555; }
+.error { color: var(--citelens-contradicted, #b00020); }
+ul { margin: 4px 0; padding-left: 18px; }
+`;
+
+/** The answer as text nodes and highlighted spans (offsets are in Unicode code points). */
+function renderAnswer(answer, spans) {
+  const frag = document.createDocumentFragment();
+  const chars = Array.from(answer);
+  let at = 0;
+  for (const s of [...spans].sort((a, b) => a.start - b.start)) {
+    if (s.start < at || s.end > chars.length) continue;
+    if (s.start > at) frag.append(document.createTextNode(chars.slice(at, s.start).join("")));
+    const mark = document.createElement("mark");
+    mark.className = `span-${s.label}`;
+    mark.setAttribute("part", `span span-${s.label}`);
+    mark.dataset.label = s.label;
+    mark.textContent = chars.slice(s.start, s.end).join("");
+    const ev = (s.evidence || [])[0];
+    mark.title = `${SPAN_TEXT[s.label] || s.label}${ev ? ` — [${ev.citation}] ${ev.text}` : ""}`;
+    mark.tabIndex = 0;
+    frag.append(mark);
+    at = s.end;
+  }
+  if (at < chars.length) frag.append(document.createTextNode(chars.slice(at).join("")));
+  return frag;
+}
+
+function badge(category, confidence, part = "badge") {
+  const b = document.createElement("span");
+  b.className = `badge ${category}`;
+  b.setAttribute("part", `${part} ${category}`);
+  b.textContent = `${CATEGORY_TEXT[category] || category}${confidence != null ? ` ${Math.round(confidence * 100)}%` : ""}`;
+  return b;
+}
+
+function safeUrl(url) {
+  try {
+    const u = new URL(url, document.baseURI);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export class CiteLensElement extends HTMLElement {
+  static get observedAttributes() {
+    return ["input"];
+  }
+  constructor() {
+    super();
+    this.root = this.attachShadow({ mode: "open" });
+    const style = document.createElement("style");
+    style.textContent = STYLE;
+    this.box = document.createElement("div");
+    this.box.className = "box";
+    this.box.setAttribute("part", "box");
+    this.root.append(style, this.box);
+    this._input = null;
+    this._run = 0;
+  }
+  get input() {
+    return this._input;
+  }
+  set input(value) {
+    this._input = value;
+    this.refresh();
+  }
+  get report() {
+    return this._report || null;
+  }
+  attributeChangedCallback(name, _old, value) {
+    if (name !== "input" || value == null) return;
+    try {
+      this.input = JSON.parse(value);
+    } catch (e) {
+      this.showStatus(`The input attribute is not JSON: ${e.message}`, true);
+    }
+  }
+  showStatus(text, isError = false) {
+    const p = document.createElement("p");
+    p.className = isError ? "status error" : "status";
+    p.setAttribute("part", "status");
+    p.textContent = text;
+    this.box.replaceChildren(p);
+  }
+  async refresh() {
+    const run = ++this._run;
+    const input = this._input;
+    if (!input) return;
+    this.showStatus("Loading the model…");
+    try {
+      await load({
+        onProgress: (p) => {
+          if (run === this._run && p.stage === "download" && p.total) this.showStatus(`Loading the model… ${Math.round((100 * p.loaded) / p.total)}%`);
+        },
+      });
+      if (run !== this._run) return;
+      this.showStatus("Verifying…");
+      const report = await verify(input, { onSentence: (partial) => run === this._run && this.render(input, partial, true) });
+      if (run !== this._run) return;
+      this._report = report;
+      this.render(input, report, false);
+      this.dispatchEvent(new CustomEvent("citelens-result", { detail: report, bubbles: true, composed: true }));
+    } catch (e) {
+      if (run === this._run) this.showStatus(`citelens: ${e.message}`, true);
+    }
+  }
+  render(input, report, partial) {
+    const head = document.createElement("div");
+    head.append(badge(report.overall.category, report.overall.confidence, "verdict"));
+    head.append(document.createTextNode(` ${partial ? "checking…" : `reasoning: ${report.complexity.type}`}`));
+    const answer = document.createElement("p");
+    answer.className = "answer";
+    answer.setAttribute("part", "answer");
+    answer.append(renderAnswer(input.answer, report.spans));
+    const list = document.createElement("ul");
+    for (const c of report.citations) {
+      const li = document.createElement("li");
+      li.setAttribute("part", "citation");
+      const src = (input.citations || []).find((x) => String(x.id) === c.citation);
+      li.append(badge(c.category, c.confidence));
+      const label = `[${c.citation}] ${src?.title || (src?.text || "").slice(0, 80)}`;
+      const href = src?.url && safeUrl(src.url);
+      if (href) {
+        const a = document.createElement("a");
+        a.href = href;
+        a.rel = "noopener noreferrer";
+        a.target = "_blank";
+        a.textContent = label;
+        li.append(a);
+      } else {
+        li.append(document.createTextNode(label));
+      }
+      list.append(li);
+    }
+    const notes = document.createElement("ul");
+    for (const f of report.findings) {
+      const li = document.createElement("li");
+      li.className = "status";
+      li.setAttribute("part", "finding");
+      li.textContent = f.message;
+      notes.append(li);
+    }
+    this.box.replaceChildren(head, answer, list, notes);
+  }
+}
+
+if (typeof customElements !== "undefined" && !customElements.get("cite-lens")) {
+  customElements.define("cite-lens", CiteLensElement);
+}

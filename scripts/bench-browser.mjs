@@ -9,24 +9,11 @@ import { start, ROOT, DIST } from "../tests/browser/browser.mjs";
 const iters = Number(process.env.ITERS || 20);
 const env = await start([["/ort/", path.join(ROOT, "node_modules/onnxruntime-web/dist")], ["/bench.html", path.join(ROOT, "www/bench.html")]]);
 try {
-  const page = await env.context.newPage();
-  await page.goto(`${env.base}bench.html?iters=${iters}`);
-  await page.waitForFunction(() => window.benchResult, null, { timeout: 300_000 });
-  const r = await page.evaluate(() => window.benchResult);
-  if (r.error) throw new Error(r.error);
-  console.log(`NLI model in ${r.userAgent.match(/Chrome\/[\d.]+/)?.[0]}, one thread each, median of ${r.iters}:`);
-  console.log(`load: tract ${r.tract_load_ms.toFixed(0)} ms, onnxruntime-web ${r.ort_load_ms.toFixed(0)} ms`);
-  console.log("tokens  tract ms/pair  onnxruntime-web ms/pair  tract/ort  max |logit diff|  same argmax");
-  for (const l of r.lengths) {
-    console.log(`${String(l.tokens).padStart(6)}  ${l.tract_ms.toFixed(2).padStart(13)}  ${l.ort_ms.toFixed(2).padStart(23)}  ${l.ratio_tract_over_ort.toFixed(2).padStart(8)}x  ${l.max_logit_diff.toExponential(2).padStart(15)}  ${l.same_argmax}`);
-  }
-  await page.close();
-
   // The demo: first visit (empty cache), model load, then a typical answer.
   const demo = await env.context.newPage();
   const bytes = { total: 0, wasm: 0, model: 0, files: 0 };
   demo.on("response", async (res) => {
-    const len = Number((await res.allHeaders())["content-length"] || 0);
+    const len = (await res.request().sizes().catch(() => ({ responseBodySize: 0 }))).responseBodySize;
     bytes.total += len;
     bytes.files += 1;
     if (res.url().endsWith(".wasm")) bytes.wasm += len;
@@ -46,25 +33,52 @@ try {
     ],
   };
   const words = typical.citations.map((c) => c.text.split(/\s+/).length);
+  // Timed in the page, from the click on Verify to the full report on screen (the run counter on
+  // the report panel changes when it is rendered); the first run also warms the other workers.
   const runs = [];
-  for (let i = 0; i < 3; i++) {
-    await demo.click("summary").catch(() => {});
+  for (let i = 0; i < 4; i++) {
+    await demo.$eval("details", (d) => (d.open = true));
     await demo.fill("#json-input", JSON.stringify(typical));
     await demo.click("#load-json");
-    const t = Date.now();
+    await demo.evaluate((n) => {
+      const panel = document.querySelector(".output-panel");
+      window.__done = new Promise((resolve) => {
+        const obs = new MutationObserver(() => {
+          if (panel.dataset.runs === String(n)) {
+            obs.disconnect();
+            resolve(performance.now());
+          }
+        });
+        obs.observe(panel, { attributes: true });
+      });
+      document.querySelector("#verify").addEventListener("click", () => (window.__clicked = performance.now()), { once: true });
+    }, i + 1);
     await demo.click("#verify");
-    await demo.waitForSelector('.report[data-partial="false"]', { timeout: 60_000 });
-    runs.push(Date.now() - t);
-    await demo.fill("#answer", typical.answer + " "); // change the input so the next run re-renders
+    runs.push(await demo.evaluate(async () => (await window.__done) - window.__clicked));
+    if (i === 0) await demo.waitForTimeout(3000); // let the other workers finish loading the model
   }
   const timing = await demo.textContent("#timing");
   console.log(`\ndemo, first visit: page load to model ready ${pageToReady} ms (${status.trim()})`);
-  console.log(`typical answer (3 sentences, 2 citations of ${words.join(" and ")} words): click to full report ${runs.join(", ")} ms (${timing.trim()})`);
+  console.log(`typical answer (3 sentences, 2 citations of ${words.join(" and ")} words): click to full report ${runs.slice(1).map((r) => r.toFixed(0)).join(", ")} ms (first run, other workers still loading: ${runs[0].toFixed(0)} ms) (${timing.trim()})`);
   console.log(`first visit downloads: ${(bytes.total / 1e6).toFixed(2)} MB in ${bytes.files} files; wasm ${(bytes.wasm / 1e6).toFixed(2)} MB; model ${(bytes.model / 1e6).toFixed(2)} MB`);
   const appWasm = fs.readdirSync(DIST).filter((f) => f.endsWith(".wasm")).map((f) => [f, fs.statSync(path.join(DIST, f)).size]);
   const engineWasm = fs.statSync(path.join(DIST, "citelens/pkg/citelens_wasm_bg.wasm")).size;
   for (const [f, s] of appWasm) console.log(`app wasm (UI, after wasm-opt): ${f} ${(s / 1e6).toFixed(2)} MB (limit 3 MB)`);
   console.log(`engine wasm (tract + tokenizer + engine, worker): ${(engineWasm / 1e6).toFixed(2)} MB`);
+  // The peer comparison, after the demo so that the demo's first visit starts from an empty cache.
+  const page = await env.context.newPage();
+  await page.goto(`${env.base}bench.html?iters=${iters}`);
+  await page.waitForFunction(() => window.benchResult, null, { timeout: 300_000 });
+  const r = await page.evaluate(() => window.benchResult);
+  if (r.error) throw new Error(r.error);
+  console.log(`NLI model in ${r.userAgent.match(/Chrome\/[\d.]+/)?.[0]}, one thread each, median of ${r.iters}:`);
+  console.log(`load: tract ${r.tract_load_ms.toFixed(0)} ms, onnxruntime-web ${r.ort_load_ms.toFixed(0)} ms`);
+  console.log("tokens  tract ms/pair  onnxruntime-web ms/pair  tract/ort  max |logit diff|  same argmax");
+  for (const l of r.lengths) {
+    console.log(`${String(l.tokens).padStart(6)}  ${l.tract_ms.toFixed(2).padStart(13)}  ${l.ort_ms.toFixed(2).padStart(23)}  ${l.ratio_tract_over_ort.toFixed(2).padStart(8)}x  ${l.max_logit_diff.toExponential(2).padStart(15)}  ${l.same_argmax}`);
+  }
+  await page.close();
+
 } finally {
   await env.close();
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# citelens' main job: verify the cited answers printed in the CAQA and KaLMA papers with the shipped
-# model, and show each one's coloured spans, categories and reasoning graph in the terminal.
+# citelens' main job: build the browser demo (Trunk, release, shipped model) and serve it on
+# 127.0.0.1, printing the URL. Installs what it needs first. PORT=8080 by default.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-data="${CITELENS_DATA_DIR:-../shared/data}"
-cargo build --release -q -p citelens-cli
-bin=target/release/citelens
-"$bin" verify --input "$data/paper_examples/paper_examples.jsonl" --format pretty
+source scripts/setup-web.sh
+trunk build --release
+echo "dist/ is a static folder: any static host serves it, under any path."
+exec node scripts/serve.mjs dist "${PORT:-8080}"

@@ -34,7 +34,13 @@ export function serve(root, port = 0, mounts = []) {
         res.writeHead(404, { "content-type": "text/plain" }).end("not found");
         return;
       }
-      res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream", "content-length": st.size, "cache-control": "no-cache" });
+      // Revalidated on every use, like a typical static host: unchanged files answer 304.
+      const modified = st.mtime.toUTCString();
+      if (req.headers["if-modified-since"] === modified) {
+        res.writeHead(304, { "last-modified": modified, "cache-control": "no-cache" }).end();
+        return;
+      }
+      res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream", "content-length": st.size, "cache-control": "no-cache", "last-modified": modified });
       fs.createReadStream(file).pipe(res);
     });
   });

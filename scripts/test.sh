@@ -8,9 +8,7 @@ if [ ! -d ../shared/data ] && [ -z "${CITELENS_DATA_DIR:-}" ]; then
   echo "test.sh: ../shared/data not found (set CITELENS_DATA_DIR)" >&2
   exit 2
 fi
-if ! rustup target list --installed | grep -q '^wasm32-unknown-unknown$'; then
-  rustup target add wasm32-unknown-unknown
-fi
+source scripts/setup-web.sh
 
 echo "== cargo test (native)"
 cargo test --workspace 2>&1
@@ -21,3 +19,11 @@ ls -l target/wasm32-unknown-unknown/release/citelens_wasm.wasm
 
 echo "== training code checks (python, stdlib only)"
 python3 -m unittest discover -s training/tests -v 2>&1
+
+echo "== demo build (trunk build --release: the Yew app, the engine worker, the model)"
+trunk build --release 2>&1
+test -f dist/index.html && test -f dist/citelens/pkg/citelens_wasm_bg.wasm
+
+echo "== browser tests (headless Chromium, Playwright): screenshots in target/browser-artifacts/"
+cargo build -p citelens-cli 2>&1   # the native engine, for comparing reports
+node --test --test-concurrency=1 tests/browser/ 2>&1

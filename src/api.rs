@@ -21,6 +21,7 @@ pub struct ModelInfo {
     pub cached: bool,
     pub load_ms: f64,
     pub mode: String,
+    pub workers: u32,
 }
 
 fn api() -> Result<JsValue, String> {
@@ -68,7 +69,7 @@ pub async fn load(worker: bool, on_progress: impl Fn(Progress) + 'static) -> Res
     let promise: Promise = method(&api, "load")?.call1(&api, &opts).map_err(error_text)?.dyn_into().map_err(error_text)?;
     let info = JsFuture::from(promise).await.map_err(error_text)?;
     drop(cb);
-    Ok(ModelInfo { model: text(&info, "model"), bytes: num(&info, "bytes"), cached: flag(&info, "cached"), load_ms: num(&info, "loadMs"), mode: text(&info, "mode") })
+    Ok(ModelInfo { model: text(&info, "model"), bytes: num(&info, "bytes"), cached: flag(&info, "cached"), load_ms: num(&info, "loadMs"), mode: text(&info, "mode"), workers: num(&info, "workers") as u32 })
 }
 
 fn report_from(v: &JsValue) -> Result<Report, String> {

@@ -48,6 +48,8 @@ pub fn app() -> Html {
     let run = use_state(|| RunState::Idle);
     let cuts = use_state(Vec::<Cut>::new);
     let draft = use_state(Draft::default);
+    // Finished runs, on the report panel as data-runs: lets scripts and tests wait for a new result.
+    let runs = use_state(|| 0u32);
 
     {
         let model = model.clone();
@@ -70,10 +72,12 @@ pub fn app() -> Html {
     let on_verify = {
         let run = run.clone();
         let cuts = cuts.clone();
+        let runs = runs.clone();
         Callback::from(move |mut input: Input| {
             cuts.set(input.fit_to(&Caps::default()));
             run.set(RunState::Running { input: input.clone(), partial: None });
             let run = run.clone();
+            let runs = runs.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let started = api::now_ms();
                 let partial_run = run.clone();
@@ -86,6 +90,7 @@ pub fn app() -> Html {
                     Ok(report) => RunState::Done { input, report, ms: api::now_ms() - started },
                     Err(e) => RunState::Failed(e),
                 });
+                runs.set(*runs + 1);
             });
         })
     };
@@ -111,7 +116,7 @@ pub fn app() -> Html {
                 <section class="input-panel" aria-label="Input">
                     <InputForm draft={(*draft).clone()} on_change={on_draft} on_verify={on_verify} can_verify={ready && !busy} />
                 </section>
-                <section class="output-panel" aria-label="Report" aria-live="polite">
+                <section class="output-panel" aria-label="Report" aria-live="polite" data-runs={runs.to_string()}>
                     { cut_notice(&cuts) }
                     { run_view(&run) }
                 </section>
@@ -178,7 +183,7 @@ fn model_status(p: &ModelStatusProps) -> Html {
             <p class="model-status" id="model-status" data-state="ready">
                 { format!("Model {} ready ({:.1} MB, {} in {:.0} ms, {})", info.model, info.bytes / 1e6,
                     if info.cached { "from the browser cache" } else { "downloaded" }, info.load_ms,
-                    if info.mode == "worker" { "in a Web Worker" } else { "on the page's thread" }) }
+                    if info.mode == "worker" { format!("scoring in {} Web Worker(s)", info.workers.max(1)) } else { "on the page's thread".to_string() }) }
             </p>
         },
         ModelState::Failed(e) => html! {

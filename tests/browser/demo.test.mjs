@@ -32,8 +32,11 @@ async function openDemo(query = "") {
   return { page, errors };
 }
 
+/** Waits for the run started by the last click on Verify (runs are counted on the report panel). */
 async function runFinished(page) {
-  await page.waitForSelector('.report[data-partial="false"], #run-status.error', { timeout: 60_000 });
+  const before = Number(page.__runs || 0);
+  await page.waitForSelector(`.output-panel[data-runs="${before + 1}"]`, { timeout: 60_000 });
+  page.__runs = before + 1;
   const failed = await page.$("#run-status.error");
   if (failed) throw new Error(await failed.textContent());
 }

@@ -59,6 +59,64 @@ class WorkerBackend {
   }
 }
 
+/**
+ * Several workers, each with its own copy of the model, so a verification uses every core: the first
+ * worker plans (which pairs to score) and assembles the report; all of them score pairs.
+ */
+class PoolBackend {
+  constructor(size) {
+    this.size = size;
+    this.workers = [new WorkerBackend()];
+    this.ready = [];
+  }
+  async load(modelBase, onProgress) {
+    const info = await this.workers[0].load(modelBase, onProgress);
+    this.ready.push(this.workers[0]);
+    // The rest start once the first has the model in Cache Storage, so it is downloaded once.
+    for (let i = 1; i < this.size; i++) {
+      const w = new WorkerBackend();
+      this.workers.push(w);
+      w.load(modelBase, () => {}).then(() => this.ready.push(w), () => {});
+    }
+    return info;
+  }
+  async run(worker, msg) {
+    return (await worker.call(msg)).out;
+  }
+  /** Scores `todo` pairs across the ready workers (longest first, each to the least loaded). */
+  async scoreSpread(todo, table) {
+    const workers = this.ready.slice();
+    const loads = workers.map(() => 0);
+    const parts = workers.map(() => []);
+    for (const pair of todo.slice().sort((a, b) => b[0].length + b[1].length - a[0].length - a[1].length)) {
+      const i = loads.indexOf(Math.min(...loads));
+      parts[i].push(pair);
+      loads[i] += pair[0].length + pair[1].length;
+    }
+    await Promise.all(parts.map(async (part, i) => {
+      if (!part.length) return;
+      const probs = JSON.parse(await this.run(workers[i], { type: "score", pairs: JSON.stringify(part) }));
+      part.forEach(([p, h], j) => probs[j] && table.set(`${p}\u0000${h}`, probs[j]));
+    }));
+  }
+  async verify(input, onSentence) {
+    const lead = this.workers[0];
+    const { input: fitted, notes, answers } = JSON.parse(await this.run(lead, { type: "prepare", input: JSON.stringify(input) }));
+    const table = new Map();
+    let report = null;
+    for (const [k, answer] of answers.entries()) {
+      const doc = JSON.stringify({ ...fitted, answer });
+      const pairs = JSON.parse(await this.run(lead, { type: "pairs", input: doc }));
+      await this.scoreSpread(pairs.filter(([p, h]) => !table.has(`${p}\u0000${h}`)), table);
+      const scores = pairs.filter(([p, h]) => table.has(`${p}\u0000${h}`)).map(([p, h]) => [p, h, table.get(`${p}\u0000${h}`)]);
+      report = JSON.parse(await this.run(lead, { type: "assemble", input: doc, scores: JSON.stringify(scores) }));
+      report.findings.push(...notes);
+      onSentence?.(report, k + 1, answers.length);
+    }
+    return report;
+  }
+}
+
 class PageBackend {
   async load(modelBase, onProgress) {
     const engine = await import("./engine.js");
@@ -84,7 +142,8 @@ let state = null; // { backend, ready: Promise<info>, mode }
 
 /**
  * Loads the model once (later calls share it). Options: `modelBase` (URL of the model folder),
- * `worker` (false forces the single-threaded fallback), `onProgress({stage, loaded, total, cached})`.
+ * `worker` (false forces the single-threaded fallback), `workers` (how many Web Workers score pairs
+ * in parallel; default: the number of cores, at most 4), `onProgress({stage, loaded, total, cached})`.
  * Resolves to `{model, bytes, cached, loadMs, mode}`.
  */
 export function load(options = {}) {
@@ -94,10 +153,11 @@ export function load(options = {}) {
   const start = async () => {
     if (options.worker !== false && typeof Worker !== "undefined") {
       try {
-        const backend = new WorkerBackend();
+        const size = Math.max(1, Math.min(options.workers ?? navigator.hardwareConcurrency ?? 1, 4));
+        const backend = new PoolBackend(size);
         const info = await backend.load(modelBase, onProgress);
         state.backend = backend;
-        return { ...info, mode: "worker" };
+        return { ...info, mode: "worker", workers: size };
       } catch (e) {
         if (e.kind === "hash" || e.kind === "fetch") throw e; // the fallback would fail the same way
       }

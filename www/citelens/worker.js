@@ -1,8 +1,15 @@
-// The Web Worker: the engine off the page's thread. Messages in: {id, type: "load", modelBase} and
-// {id, type: "verify", input}; out: {id, type: "progress"|"ready"|"partial"|"result"|"error", ...}.
+// A Web Worker holding one copy of the engine and model, off the page's thread. Messages in:
+// {id, type: "load", modelBase}, {id, type: "verify", input} (whole report, streamed), and the engine
+// in halves for the worker pool: "prepare" {input}, "pairs" {input}, "score" {pairs}, "assemble"
+// {input, scores} (all JSON strings). Out: {id, type: "progress"|"ready"|"partial"|"result"|"error", ...}.
 import { loadVerifier, verifyWith } from "./engine.js";
 
 let loading = null;
+
+async function verifier() {
+  if (!loading) throw Object.assign(new Error("the model is not loaded"), { kind: "not_loaded" });
+  return (await loading).verifier;
+}
 
 self.onmessage = async (ev) => {
   const { id, type } = ev.data || {};
@@ -12,13 +19,15 @@ self.onmessage = async (ev) => {
       const { info } = await loading;
       self.postMessage({ id, type: "ready", info });
     } else if (type === "verify") {
-      if (!loading) throw Object.assign(new Error("the model is not loaded"), { kind: "not_loaded" });
-      const { verifier } = await loading;
-      const t = performance.now();
-      const report = verifyWith(verifier, ev.data.input, (partial, done, total) =>
-        self.postMessage({ id, type: "partial", report: partial, done, total }),
-      );
-      self.postMessage({ id, type: "result", report, ms: performance.now() - t });
+      const v = await verifier();
+      const report = verifyWith(v, ev.data.input, (partial, done, total) => self.postMessage({ id, type: "partial", report: partial, done, total }));
+      self.postMessage({ id, type: "result", report });
+    } else if (type === "prepare" || type === "pairs") {
+      self.postMessage({ id, type: "result", out: (await verifier())[type](ev.data.input) });
+    } else if (type === "score") {
+      self.postMessage({ id, type: "result", out: (await verifier()).score(ev.data.pairs) });
+    } else if (type === "assemble") {
+      self.postMessage({ id, type: "result", out: (await verifier()).assemble(ev.data.input, ev.data.scores) });
     } else {
       throw new Error(`unknown message type ${JSON.stringify(type)}`);
     }

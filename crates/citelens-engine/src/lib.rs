@@ -10,6 +10,7 @@ pub mod input;
 pub mod kg;
 pub mod markers;
 mod progressive;
+mod split;
 pub mod report;
 pub mod scorer;
 pub mod segment;

@@ -178,3 +178,21 @@ fn fit_to_cuts_what_is_over_the_caps_and_says_so() {
     assert!(input.check(&caps).is_ok());
     assert!(doc("short", &[]).fit_to(&Caps::default()).is_empty());
 }
+
+#[test]
+fn pairs_scored_elsewhere_give_the_same_report() {
+    let e = Engine::new(Scripted(vec![("Paris", ENT), ("Berlin", CON)]));
+    let input = doc(
+        "Ada Lovelace lived in Paris [1]. She never visited Berlin [1][2].",
+        &[("1", "Ada Lovelace lived in Paris. She visited Berlin in 1840."), ("2", "Berlin is in Prussia.")],
+    );
+    let pairs = e.pairs_needed(&input).unwrap();
+    assert!(pairs.len() >= 3, "{pairs:?}");
+    let refs: Vec<(&str, &str)> = pairs.iter().map(|(p, h)| (p.as_str(), h.as_str())).collect();
+    let scores = pairs.iter().cloned().zip(e.scorer.score(&refs).into_iter().map(Result::unwrap)).collect();
+    let split = e.verify_with_scores(&input, &scores).unwrap();
+    assert_eq!(serde_json::to_value(&split).unwrap(), serde_json::to_value(e.verify(&input).unwrap()).unwrap());
+    // A pair missing from the table is reported, not a crash.
+    let partial = e.verify_with_scores(&input, &Default::default()).unwrap();
+    assert!(partial.findings.iter().any(|f| f.kind == "truncated"), "{:?}", partial.findings);
+}

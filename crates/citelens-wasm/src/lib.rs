@@ -1,7 +1,7 @@
 //! citelens for JavaScript: construct from the three model files' bytes, then score pairs (`Nli`)
 //! or verify whole cited answers (`Verifier`, the same engine and report as the CLI).
 
-use citelens_engine::{Engine, Finding, Input, Report};
+use citelens_engine::{Engine, Finding, Input, Report, Scorer};
 use citelens_nli::NliModel;
 use wasm_bindgen::prelude::*;
 
@@ -108,5 +108,48 @@ impl Verifier {
             return Err(JsError::new(&format!("the on_sentence callback failed: {e:?}")));
         }
         with_cuts(&report)
+    }
+
+    // The engine in halves, for scoring pairs in several workers at once (citelens.js's pool):
+    // prepare → pairs → score (any worker) → assemble.
+
+    /// `{input, notes, answers}`: the input cut to the caps, a `truncated` finding per cut, and the
+    /// answer's sentence-by-sentence prefixes (the last is the whole answer).
+    pub fn prepare(&self, input: &str) -> Result<String, JsError> {
+        let mut input = Input::from_json(input).map_err(js_err)?;
+        let cuts = input.fit_to(&self.engine.caps);
+        input.check(&self.engine.caps).map_err(js_err)?;
+        let notes: Vec<Finding> = cuts
+            .iter()
+            .map(|c| Finding { kind: "truncated".into(), message: format!("{} cut from {} to {} (cap {})", c.what, c.from, c.to, c.cap) })
+            .collect();
+        let answers: Vec<&str> = citelens_engine::sentence_prefix_ends(&input).into_iter().map(|end| input.answer[..end].trim_end()).collect();
+        serde_json::to_string(&serde_json::json!({ "input": &input, "notes": notes, "answers": answers })).map_err(js_err)
+    }
+
+    /// The `[premise, hypothesis]` pairs the engine asks for `input`.
+    pub fn pairs(&self, input: &str) -> Result<String, JsError> {
+        let input = Input::from_json(input).map_err(js_err)?;
+        serde_json::to_string(&self.engine.pairs_needed(&input).map_err(js_err)?).map_err(js_err)
+    }
+
+    /// Scores `[[premise, hypothesis], ...]`: `[[entailment, neutral, contradiction] | null, ...]`.
+    pub fn score(&self, pairs: &str) -> Result<String, JsError> {
+        let pairs: Vec<(String, String)> = serde_json::from_str(pairs).map_err(js_err)?;
+        let refs: Vec<(&str, &str)> = pairs.iter().map(|(p, h)| (p.as_str(), h.as_str())).collect();
+        let out: Vec<Option<[f32; 3]>> =
+            self.engine.scorer.score(&refs).into_iter().map(|r| r.ok().map(|p| [p.entailment, p.neutral, p.contradiction])).collect();
+        serde_json::to_string(&out).map_err(js_err)
+    }
+
+    /// The report for `input` from `[[premise, hypothesis, [e, n, c]], ...]` scored by `score`.
+    pub fn assemble(&self, input: &str, scores: &str) -> Result<String, JsError> {
+        let input = Input::from_json(input).map_err(js_err)?;
+        let rows: Vec<(String, String, [f32; 3])> = serde_json::from_str(scores).map_err(js_err)?;
+        let table = rows
+            .into_iter()
+            .map(|(p, h, [e, n, c])| ((p, h), citelens_engine::Probs { entailment: e, neutral: n, contradiction: c }))
+            .collect();
+        serde_json::to_string(&self.engine.verify_with_scores(&input, &table).map_err(js_err)?).map_err(js_err)
     }
 }

@@ -192,3 +192,23 @@ test("single-threaded fallback (?worker=0) verifies the same way", async () => {
   assert.equal(await page.getAttribute("#complexity", "data-complexity"), "union");
   await page.close();
 });
+
+test("what can go wrong has its own state: no sources, a marker without a source, input over the caps", async () => {
+  const { page } = await openDemo();
+  await page.fill("#answer", "Ada Lovelace wrote the first program [1].");
+  assert.ok(await page.isVisible("#no-sources"), "no-sources notice");
+  const long = "Ada Lovelace wrote notes on the Analytical Engine. ".repeat(180); // about 9,200 characters
+  await page.$eval("details", (d) => (d.open = true));
+  await page.fill("#json-input", JSON.stringify({ answer: `She was born in London [1][3]. ${long}`, citations: [{ id: 1, text: "Ada Lovelace was born in London in 1815." }] }));
+  await page.click("#load-json");
+  await page.click("#verify");
+  await runFinished(page);
+  assert.match(await page.textContent("#cut-notice"), /answer.*9\d{3} → 8000.*max_answer_chars/s);
+  const kinds = await page.$$eval("#findings li", (li) => li.map((l) => l.dataset.kind));
+  assert.ok(kinds.includes("unknown_marker"), JSON.stringify(kinds.slice(0, 5)));
+  await page.fill("#json-input", "{\"answer\": 5}");
+  await page.click("#load-json");
+  assert.match(await page.textContent("#form-error"), /answer/);
+  await page.screenshot({ path: path.join(ARTIFACTS, "error-states.png"), fullPage: true });
+  await page.close();
+});

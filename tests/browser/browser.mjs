@@ -13,7 +13,8 @@ export const ARTIFACTS = path.join(ROOT, "target", "browser-artifacts");
 export async function start(mounts = []) {
   if (!fs.existsSync(path.join(DIST, "index.html"))) throw new Error("dist/ is missing: run `trunk build --release` first");
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const server = await serve(DIST, 0, mounts);
+  // The same folder also under a deeper path: the demo must not assume it sits at the site's root.
+  const server = await serve(DIST, 0, [["/some/deeper/path/", DIST], ...mounts]);
   const base = `http://127.0.0.1:${server.address().port}/`;
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "citelens-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {

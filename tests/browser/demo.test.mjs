@@ -212,3 +212,13 @@ test("what can go wrong has its own state: no sources, a marker without a source
   await page.screenshot({ path: path.join(ARTIFACTS, "error-states.png"), fullPage: true });
   await page.close();
 });
+
+test("the static build works under any path (relative URLs only)", async () => {
+  const { page, errors } = await openDemo("some/deeper/path/");
+  await page.selectOption("#example-menu", String(examples.findIndex((e) => e.id === "caqa-t2-supportive")));
+  await page.click("#verify");
+  await runFinished(page);
+  assert.equal(await page.getAttribute("#overall", "data-category"), "supportive");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -3,7 +3,7 @@
 use citelens_engine::{Citation, ComplexityType, ReasoningGraph};
 use yew::prelude::*;
 
-use crate::layout::{layout, NODE_H, NODE_W};
+use crate::layout::{layout, ARC_MARGIN, GAP_X, NODE_H, NODE_W};
 
 #[derive(Properties, PartialEq)]
 pub struct GraphProps {
@@ -44,10 +44,16 @@ pub fn reasoning_graph(p: &GraphProps) -> Html {
             { for p.graph.edges.iter().filter_map(|e| {
                 let (a, b) = (at(&e.from)?, at(&e.to)?);
                 let (x1, y1, x2, y2) = (a.x + NODE_W, a.y + NODE_H / 2.0, b.x, b.y + NODE_H / 2.0);
+                // An edge that skips a column bends around the nodes between (above for the upper
+                // half, below for the lower), into the margin `layout` leaves for it.
+                let skips = b.x - a.x > NODE_W + GAP_X + 1.0;
+                let bend = if y1 <= h / 2.0 { ARC_MARGIN * 0.5 - y1.min(y2) } else { h - ARC_MARGIN * 0.5 - y1.max(y2) };
+                let (cx, cy) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0 + if skips { 2.0 * bend } else { 0.0 });
+                let (lx, ly) = ((x1 + x2) / 2.0, if skips { (y1 + y2) / 2.0 + bend } else { (y1 + y2) / 2.0 } - 4.0);
                 Some(html! {
                     <g class={edge_class(&e.kind)} data-kind={e.kind.clone()}>
-                        <line x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} marker-end="url(#arrow)" />
-                        <text x={((x1 + x2) / 2.0).to_string()} y={((y1 + y2) / 2.0 - 4.0).to_string()} text-anchor="middle" class="edge-label">{ e.kind.replace('_', " ") }</text>
+                        <path d={format!("M {x1} {y1} Q {cx} {cy} {x2} {y2}")} fill="none" marker-end="url(#arrow)" />
+                        <text x={lx.to_string()} y={ly.to_string()} text-anchor="middle" class="edge-label">{ e.kind.replace('_', " ") }</text>
                     </g>
                 })
             }) }

@@ -12,9 +12,11 @@ pub struct Placed {
 
 pub const NODE_W: f64 = 150.0;
 pub const NODE_H: f64 = 36.0;
-const GAP_X: f64 = 70.0;
+pub const GAP_X: f64 = 70.0;
 const GAP_Y: f64 = 24.0;
 const MARGIN: f64 = 10.0;
+/// Room above and below the nodes for edges that skip a column.
+pub const ARC_MARGIN: f64 = 44.0;
 
 /// Node positions (top-left corners, same order as `graph.nodes`) and the drawing's size.
 pub fn layout(graph: &ReasoningGraph) -> (Vec<Placed>, f64, f64) {
@@ -50,7 +52,7 @@ pub fn layout(graph: &ReasoningGraph) -> (Vec<Placed>, f64, f64) {
         rows[layer[i]] += 1;
     }
     let tallest = rows.iter().copied().max().unwrap_or(1).max(1);
-    let height = MARGIN * 2.0 + tallest as f64 * NODE_H + (tallest - 1) as f64 * GAP_Y;
+    let height = 2.0 * (MARGIN + ARC_MARGIN) + tallest as f64 * NODE_H + (tallest - 1) as f64 * GAP_Y;
     let placed = (0..n)
         .map(|i| {
             let in_col = rows[layer[i]].max(1) as f64;

@@ -365,16 +365,15 @@ impl<S: Scorer> Engine<S> {
             .enumerate()
             .filter(|(i, _)| used[*i])
             .filter_map(|(i, c)| {
-                let mine: Vec<ClaimReport> = all_claims
+                // The citation alone, over every sentence that cites it: the same judgement as the
+                // sentences' per-citation verdicts (a citation that only helps another is partial).
+                let mine: Vec<ClaimReport> = works
                     .iter()
-                    .filter(|(_, cited)| cited.contains(&i))
-                    .map(|(r, _)| {
-                        let mut r = r.clone();
-                        if let Some(s) = r.by_citation.iter().find(|s| s.citation == c.id) {
-                            r.probabilities = s.probabilities;
-                        }
-                        r
-                    })
+                    .enumerate()
+                    .flat_map(|(si, w)| w.cited.iter().enumerate().filter(|(_, &ix)| ix == i).map(move |(pos, _)| (si, pos)))
+                    .filter_map(|key| per_citation_claims.get(&key))
+                    .flatten()
+                    .cloned()
                     .collect();
                 let v = categorize(&mine)?;
                 Some(CitationVerdict { citation: c.id.clone(), category: v.category, confidence: v.confidence })

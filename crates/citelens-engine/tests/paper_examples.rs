@@ -104,3 +104,18 @@ fn contradiction_is_marked_on_the_conflicting_name() {
         report.spans.iter().filter(|s| s.label == SpanLabel::Contradicted).map(|s| s.text.as_str()).collect();
     assert_eq!(contradicted, ["George Pal"], "spans: {:?}", report.spans);
 }
+
+#[test]
+fn a_citations_verdict_is_its_own_per_sentence_verdict() {
+    let engine = engine();
+    for ex in examples() {
+        let input: Input = serde_json::from_value(ex.clone()).unwrap();
+        let report = engine.verify(&input).unwrap();
+        for c in &report.citations {
+            let in_sentences: Vec<_> = report.sentences.iter().flat_map(|s| s.per_citation.iter().filter(|v| v.citation == c.citation)).collect();
+            if let [only] = in_sentences.as_slice() {
+                assert_eq!((only.category, only.confidence), (c.category, c.confidence), "{}: citation {}", ex["id"], c.citation);
+            }
+        }
+    }
+}

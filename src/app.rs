@@ -143,7 +143,7 @@ fn run_view(run: &RunState) -> Html {
         RunState::Running { partial: None, .. } => html! { <p class="busy" id="run-status">{ "Verifying…" }</p> },
         RunState::Running { input, partial: Some((report, done, total)) } => html! {
             <>
-                <p class="busy" id="run-status">{ format!("Verifying… sentence {done} of {total}") }</p>
+                <p class="busy" id="run-status">{ format!("Verifying… {done} of {total} parts of the answer checked") }</p>
                 <ReportView input={input.clone()} report={report.clone()} partial={true} ms={None::<f64>} />
             </>
         },

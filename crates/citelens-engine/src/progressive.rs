@@ -42,7 +42,12 @@ impl<S: Scorer> Scorer for Memo<'_, S> {
     }
 }
 
+/// Partial reports per verification at most: each one re-plans the answer so far, so a long answer
+/// streams in steps of several sentences instead of one (keeps the work linear, not quadratic).
+pub const MAX_PARTIALS: usize = 12;
+
 /// Where each prefix of the answer ends (original byte offsets): after sentence 1, after sentence 2, ...
+/// (every k-th sentence when there are more than `MAX_PARTIALS`; the last is always the whole answer).
 /// A prefix runs up to the start of the next sentence, so markers after a full stop stay with it.
 pub fn sentence_prefix_ends(input: &Input) -> Vec<usize> {
     let ids: Vec<&str> = input.citations.iter().map(|c| c.id.as_str()).collect();
@@ -51,7 +56,9 @@ pub fn sentence_prefix_ends(input: &Input) -> Vec<usize> {
     let mut ends: Vec<usize> = pieces.iter().skip(1).map(|p| clean.to_original(p.start)).collect();
     ends.push(input.answer.len());
     ends.dedup();
-    ends
+    let step = ends.len().div_ceil(MAX_PARTIALS).max(1);
+    let last = ends.len() - 1;
+    ends.into_iter().enumerate().filter(|(i, _)| (i + 1) % step == 0 || *i == last).map(|(_, e)| e).collect()
 }
 
 impl<S: Scorer> Engine<S> {

@@ -196,3 +196,16 @@ fn pairs_scored_elsewhere_give_the_same_report() {
     let partial = e.verify_with_scores(&input, &Default::default()).unwrap();
     assert!(partial.findings.iter().any(|f| f.kind == "truncated"), "{:?}", partial.findings);
 }
+
+#[test]
+fn long_answers_stream_in_bounded_steps() {
+    let e = Engine::new(Scripted(vec![]));
+    let answer: String = (0..100).map(|i| format!("Claim number {i} holds [1]. ")).collect();
+    let input = doc(answer.trim_end(), &[("1", "Claims hold.")]);
+    let ends = citelens_engine::sentence_prefix_ends(&input);
+    assert!(ends.len() <= 12 && ends.len() >= 10, "{}", ends.len());
+    assert_eq!(*ends.last().unwrap(), input.answer.len());
+    let mut calls = 0;
+    let last = e.verify_progressive(&input, |_, _, _| calls += 1).unwrap();
+    assert_eq!((calls, last.sentences.len()), (ends.len(), 100));
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# All of citelens' tests: native unit/integration tests against the shipped model, the wasm32 build,
-# and the training code's own checks. Installs what it needs, skipping what is already there.
+# All of citelens' tests: native unit/integration tests against the shipped model, the training code's
+# own checks, the wasm32 builds (through Trunk), and the demo in headless Chromium. Installs what it needs, skipping what is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,13 +13,11 @@ source scripts/setup-web.sh
 echo "== cargo test (native)"
 cargo test --workspace 2>&1
 
-echo "== wasm32 build (citelens-nli through its JS bindings)"
-cargo build --release --target wasm32-unknown-unknown -p citelens-wasm 2>&1
-ls -l target/wasm32-unknown-unknown/release/citelens_wasm.wasm
-
 echo "== training code checks (python, stdlib only)"
 python3 -m unittest discover -s training/tests -v 2>&1
 
+# The wasm32 builds: the Yew app (Trunk) and, in Trunk's post-build hook (scripts/stage-engine.sh),
+# the engine with the model runtime (citelens-wasm).
 echo "== demo build (trunk build --release: the Yew app, the engine worker, the model)"
 trunk build --release 2>&1
 test -f dist/index.html && test -f dist/citelens/pkg/citelens_wasm_bg.wasm

@@ -23,5 +23,5 @@ trunk build --release 2>&1
 test -f dist/index.html && test -f dist/citelens/pkg/citelens_wasm_bg.wasm
 
 echo "== browser tests (headless Chromium, Playwright): screenshots in target/browser-artifacts/"
-cargo build -p citelens-cli 2>&1   # the native engine, for comparing reports
+test -x target/debug/citelens   # the native engine, for comparing reports (built by cargo test for the CLI tests)
 node --test --test-concurrency=1 tests/browser/ 2>&1

@@ -156,6 +156,20 @@ test("<cite-lens> in the chat example: shadow DOM, streaming, citelens-result ev
   assert.equal(shadow.bad, 0);
   assert.ok(shadow.hrefs.every((h) => !/^javascript:/i.test(h)));
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
+
+  // Input as an attribute (JSON), and a bad attribute gets a message, not an exception.
+  await page.evaluate(() => {
+    const ok = document.createElement("cite-lens");
+    ok.id = "by-attribute";
+    ok.setAttribute("input", JSON.stringify({ answer: "Ruth Madoc was born in Norwich [1].", citations: [{ id: 1, text: "Ruth Madoc was born in Norwich, Norfolk." }] }));
+    const bad = document.createElement("cite-lens");
+    bad.id = "bad-attribute";
+    bad.setAttribute("input", "{not json");
+    document.body.append(ok, bad);
+  });
+  await page.waitForFunction(() => document.querySelector("#by-attribute").shadowRoot.querySelector("[part~=verdict]"), null, { timeout: 60_000 });
+  assert.match(await page.$eval("#by-attribute", (el) => el.shadowRoot.querySelector("[part~=verdict]").textContent), /Supportive/);
+  assert.match(await page.$eval("#bad-attribute", (el) => el.shadowRoot.textContent), /not JSON/);
   await page.close();
 });
 

@@ -1,7 +1,7 @@
 //! citelens for JavaScript: construct from the three model files' bytes, then score pairs (`Nli`)
 //! or verify whole cited answers (`Verifier`, the same engine and report as the CLI).
 
-use citelens_engine::{Engine, Finding, Input, Report, Scorer};
+use citelens_engine::{Cut, Engine, Finding, Input, Report, Scorer};
 use citelens_nli::NliModel;
 use wasm_bindgen::prelude::*;
 
@@ -54,6 +54,11 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// One `truncated` finding per thing `Input::fit_to` cut, so the report says what was not verified.
+fn cut_findings(cuts: &[Cut]) -> Vec<Finding> {
+    cuts.iter().map(|c| Finding { kind: "truncated".into(), message: format!("{} cut from {} to {} (cap {})", c.what, c.from, c.to, c.cap) }).collect()
+}
+
 /// The verification engine: one input document (JSON) in, the versioned report (JSON) out.
 #[wasm_bindgen]
 pub struct Verifier {
@@ -79,13 +84,10 @@ impl Verifier {
     #[wasm_bindgen(js_name = verifyProgressive)]
     pub fn verify_progressive(&self, input: &str, on_sentence: &JsValue) -> Result<String, JsError> {
         let mut input = Input::from_json(input).map_err(js_err)?;
-        let cuts = input.fit_to(&self.engine.caps);
+        let notes = cut_findings(&input.fit_to(&self.engine.caps));
         let with_cuts = |report: &Report| {
             let mut report = report.clone();
-            report.findings.extend(cuts.iter().map(|c| Finding {
-                kind: "truncated".into(),
-                message: format!("{} cut from {} to {} (cap {})", c.what, c.from, c.to, c.cap),
-            }));
+            report.findings.extend(notes.iter().cloned());
             serde_json::to_string(&report).map_err(js_err)
         };
         let callback = on_sentence.dyn_ref::<js_sys::Function>();
@@ -117,12 +119,8 @@ impl Verifier {
     /// answer's sentence-by-sentence prefixes (the last is the whole answer).
     pub fn prepare(&self, input: &str) -> Result<String, JsError> {
         let mut input = Input::from_json(input).map_err(js_err)?;
-        let cuts = input.fit_to(&self.engine.caps);
+        let notes = cut_findings(&input.fit_to(&self.engine.caps));
         input.check(&self.engine.caps).map_err(js_err)?;
-        let notes: Vec<Finding> = cuts
-            .iter()
-            .map(|c| Finding { kind: "truncated".into(), message: format!("{} cut from {} to {} (cap {})", c.what, c.from, c.to, c.cap) })
-            .collect();
         let answers: Vec<&str> = citelens_engine::sentence_prefix_ends(&input).into_iter().map(|end| input.answer[..end].trim_end()).collect();
         serde_json::to_string(&serde_json::json!({ "input": &input, "notes": notes, "answers": answers })).map_err(js_err)
     }

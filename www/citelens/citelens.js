@@ -28,7 +28,6 @@ class WorkerBackend {
       const job = this.pending.get(msg.id);
       if (!job) return;
       if (msg.type === "progress") job.onProgress?.(msg.progress);
-      else if (msg.type === "partial") job.onSentence?.(msg.report, msg.done, msg.total);
       else {
         this.pending.delete(msg.id);
         if (msg.type === "error") job.reject(new CitelensError(msg.kind, msg.message));
@@ -54,15 +53,15 @@ class WorkerBackend {
   async load(modelBase, onProgress) {
     return (await this.call({ type: "load", modelBase: String(modelBase) }, { onProgress })).info;
   }
-  async verify(input, onSentence) {
-    return (await this.call({ type: "verify", input }, { onSentence })).report;
-  }
 }
 
 /**
  * Several workers, each with its own copy of the model, so a verification uses every core: the first
  * worker plans (which pairs to score) and assembles the report; all of them score pairs.
  */
+/** The score table's key for a (premise, hypothesis) pair. */
+const pairKey = (p, h) => `${p}\u0000${h}`;
+
 class PoolBackend {
   constructor(size) {
     this.size = size;
@@ -96,7 +95,7 @@ class PoolBackend {
     await Promise.all(parts.map(async (part, i) => {
       if (!part.length) return;
       const probs = JSON.parse(await this.run(workers[i], { type: "score", pairs: JSON.stringify(part) }));
-      part.forEach(([p, h], j) => probs[j] && table.set(`${p}\u0000${h}`, probs[j]));
+      part.forEach(([p, h], j) => probs[j] && table.set(pairKey(p, h), probs[j]));
     }));
   }
   async verify(input, onSentence) {
@@ -107,8 +106,8 @@ class PoolBackend {
     for (const [k, answer] of answers.entries()) {
       const doc = JSON.stringify({ ...fitted, answer });
       const pairs = JSON.parse(await this.run(lead, { type: "pairs", input: doc }));
-      await this.scoreSpread(pairs.filter(([p, h]) => !table.has(`${p}\u0000${h}`)), table);
-      const scores = pairs.filter(([p, h]) => table.has(`${p}\u0000${h}`)).map(([p, h]) => [p, h, table.get(`${p}\u0000${h}`)]);
+      await this.scoreSpread(pairs.filter(([p, h]) => !table.has(pairKey(p, h))), table);
+      const scores = pairs.filter(([p, h]) => table.has(pairKey(p, h))).map(([p, h]) => [p, h, table.get(pairKey(p, h))]);
       report = JSON.parse(await this.run(lead, { type: "assemble", input: doc, scores: JSON.stringify(scores) }));
       report.findings.push(...notes);
       onSentence?.(report, k + 1, answers.length);

@@ -1,8 +1,8 @@
 // A Web Worker holding one copy of the engine and model, off the page's thread. Messages in:
-// {id, type: "load", modelBase}, {id, type: "verify", input} (whole report, streamed), and the engine
-// in halves for the worker pool: "prepare" {input}, "pairs" {input}, "score" {pairs}, "assemble"
-// {input, scores} (all JSON strings). Out: {id, type: "progress"|"ready"|"partial"|"result"|"error", ...}.
-import { loadVerifier, verifyWith } from "./engine.js";
+// {id, type: "load", modelBase}, and the engine in halves for the worker pool: "prepare" {input},
+// "pairs" {input}, "score" {pairs}, "assemble" {input, scores} (all JSON strings).
+// Out: {id, type: "progress"|"ready"|"result"|"error", ...}.
+import { loadVerifier } from "./engine.js";
 
 let loading = null;
 
@@ -18,10 +18,6 @@ self.onmessage = async (ev) => {
       loading ??= loadVerifier(ev.data.modelBase, (p) => self.postMessage({ id, type: "progress", progress: p }));
       const { info } = await loading;
       self.postMessage({ id, type: "ready", info });
-    } else if (type === "verify") {
-      const v = await verifier();
-      const report = verifyWith(v, ev.data.input, (partial, done, total) => self.postMessage({ id, type: "partial", report: partial, done, total }));
-      self.postMessage({ id, type: "result", report });
     } else if (type === "prepare" || type === "pairs") {
       self.postMessage({ id, type: "result", out: (await verifier())[type](ev.data.input) });
     } else if (type === "score") {

@@ -66,7 +66,7 @@ impl<S: Scorer> Engine<S> {
     /// of the answer so far; returns the full report (the same as `verify`).
     pub fn verify_progressive(&self, input: &Input, mut on_partial: impl FnMut(&Report, usize, usize)) -> Result<Report> {
         input.check(&self.caps)?;
-        let memo = Engine { scorer: Memo { inner: &self.scorer, seen: RefCell::new(HashMap::new()) }, thresholds: self.thresholds, caps: self.caps };
+        let memo = self.with_scorer(Memo { inner: &self.scorer, seen: RefCell::new(HashMap::new()) });
         let ends = sentence_prefix_ends(input);
         let total = ends.len();
         for (k, &end) in ends.iter().enumerate().take(total.saturating_sub(1)) {

@@ -44,13 +44,13 @@ impl Scorer for Table<'_> {
 impl<S: Scorer> Engine<S> {
     /// The distinct (premise, hypothesis) pairs `verify(input)` asks the model, in order.
     pub fn pairs_needed(&self, input: &Input) -> Result<Vec<(String, String)>> {
-        let rec = Engine { scorer: Recorder(RefCell::new(Vec::new())), thresholds: self.thresholds, caps: self.caps };
+        let rec = self.with_scorer(Recorder(RefCell::new(Vec::new())));
         rec.verify(input)?;
         Ok(rec.scorer.0.into_inner())
     }
 
     /// The report `verify(input)` would give, from `scores` of the pairs `pairs_needed(input)` listed.
     pub fn verify_with_scores(&self, input: &Input, scores: &HashMap<(String, String), Probs>) -> Result<Report> {
-        Engine { scorer: Table { scores, name: self.scorer.name() }, thresholds: self.thresholds, caps: self.caps }.verify(input)
+        self.with_scorer(Table { scores, name: self.scorer.name() }).verify(input)
     }
 }

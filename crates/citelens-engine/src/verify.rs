@@ -87,6 +87,11 @@ impl<S: Scorer> Engine<S> {
         Engine { scorer, thresholds: Thresholds::default(), caps: Caps::default() }
     }
 
+    /// The same thresholds and caps over another scorer (memoising, recording or table scorers).
+    pub(crate) fn with_scorer<T: Scorer>(&self, scorer: T) -> Engine<T> {
+        Engine { scorer, thresholds: self.thresholds, caps: self.caps }
+    }
+
     pub fn verify(&self, input: &Input) -> Result<Report> {
         input.check(&self.caps)?;
         let mut findings = Vec::new();

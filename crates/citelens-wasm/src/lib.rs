@@ -90,15 +90,20 @@ impl Verifier {
             report.findings.extend(notes.iter().cloned());
             serde_json::to_string(&report).map_err(js_err)
         };
-        let callback = on_sentence.dyn_ref::<js_sys::Function>();
+        let Some(callback) = on_sentence.dyn_ref::<js_sys::Function>() else {
+            // No one to stream to: the plain engine, without the partial reports.
+            return with_cuts(&self.engine.verify(&input).map_err(js_err)?);
+        };
         let mut failed = None;
         let report = self
             .engine
             .verify_progressive(&input, |partial, done, total| {
-                let (Some(f), None) = (callback, &failed) else { return };
+                if failed.is_some() {
+                    return;
+                }
                 match with_cuts(partial) {
                     Ok(json) => {
-                        if let Err(e) = f.call3(&JsValue::NULL, &JsValue::from_str(&json), &JsValue::from(done as u32), &JsValue::from(total as u32)) {
+                        if let Err(e) = callback.call3(&JsValue::NULL, &JsValue::from_str(&json), &JsValue::from(done as u32), &JsValue::from(total as u32)) {
                             failed = Some(e);
                         }
                     }

@@ -214,6 +214,11 @@ def held_out(mix, n=1500):
     return [e for e in mix if e[2] < 3 and e[3] in ("snli", "mnli_m", "synth_swap")][:n]
 
 
+def in_genre_mix(mix):
+    """Stage 3: MultiNLI matched only, the one source written in MultiNLI's genres."""
+    return [e for e in mix if e[3] == "mnli_m"]
+
+
 def nli_focus_mix(mix, seed=13, other_fraction=0.25, flip=True):
     """Stage 2 from the stage-1 `mix`: every SNLI/MNLI pair, each contradiction also read the other way
     round (contradiction is symmetric), and a sample of the rest so the other sources are not forgotten."""

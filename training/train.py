@@ -130,7 +130,7 @@ def main():
     ap.add_argument("--max-steps", type=int, default=0, help="stop early (for timing runs)")
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--init", help="start from this checkpoint (stage 2) instead of the base model")
-    ap.add_argument("--mix", choices=["full", "nli-focus", "nli-focus-noflip"], default="full")
+    ap.add_argument("--mix", choices=["full", "nli-focus", "nli-focus-noflip", "mnli"], default="full")
     args = ap.parse_args()
 
     t0 = time.time()
@@ -157,7 +157,12 @@ def main():
     # stages, so stage 2 never trains on them either.
     held = data.held_out(full)
     held_keys = {(e[0], e[1]) for e in held}
-    mix = full if args.mix == "full" else data.nli_focus_mix(full, seed=args.seed, flip=args.mix == "nli-focus")
+    if args.mix == "full":
+        mix = full
+    elif args.mix == "mnli":
+        mix = data.in_genre_mix(full)
+    else:
+        mix = data.nli_focus_mix(full, seed=args.seed, flip=args.mix == "nli-focus")
     train = [e for e in mix if (e[0], e[1]) not in held_keys and (e[1], e[0]) not in held_keys]
     print(f"[data] {len(train)} training pairs, {len(held)} held out; device {device}; "
           f"threads {torch.get_num_threads()}; {time.time() - t0:.1f}s", flush=True)

@@ -9,6 +9,7 @@ mod error;
 pub mod input;
 pub mod kg;
 pub mod markers;
+mod question;
 mod progressive;
 mod split;
 pub mod report;

@@ -128,7 +128,15 @@ pub struct ClaimReport {
     pub evidence: Vec<EvidenceRef>,
     /// Share of the claim's names, numbers and dates that the cited evidence mentions.
     pub relevance: f32,
+    /// Share of the claim's content words that the cited evidence contains: a fact the evidence
+    /// lacks usually brings words it lacks, which the small model tends to read past.
+    #[serde(default = "one")]
+    pub coverage: f32,
     pub missing_entities: Vec<String>,
+}
+
+fn one() -> f32 {
+    1.0
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

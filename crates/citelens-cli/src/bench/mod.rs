@@ -36,13 +36,21 @@ pub struct BenchArgs {
     /// Decision thresholds (JSON); default: the engine's.
     #[arg(long)]
     thresholds: Option<PathBuf>,
-    /// Choose the entailment threshold and whether entailed claims must name what the evidence
-    /// names, on this data (a dev set), by binary F1 (macro-F1 for CAQA).
+    /// Choose the entailment threshold, whether entailed claims must name what the evidence names,
+    /// and how much the claim's word coverage counts, on this data (a dev set), by binary F1
+    /// (macro-F1 for CAQA).
     #[arg(long)]
     tune: bool,
     /// Write the thresholds used (tuned or given) to this file.
     #[arg(long)]
     save_thresholds: Option<PathBuf>,
+    /// Keep the model's answers in this JSON-lines file and reuse them on the next run with the
+    /// same model, so a change to the engine's rules is measured without scoring again.
+    #[arg(long)]
+    score_cache: Option<PathBuf>,
+    /// Write each example's report, with its gold label, as JSON lines (for error analysis).
+    #[arg(long)]
+    reports: Option<PathBuf>,
 }
 
 /// Remembers every pair it scored, so a threshold sweep asks the model once.
@@ -77,6 +85,45 @@ impl Scorer for CachedScorer {
     fn name(&self) -> String {
         self.model.name()
     }
+}
+
+impl CachedScorer {
+    /// Answers saved by an earlier run of the same model; a file of another model, or none, is skipped.
+    fn load(&self, path: &std::path::Path) -> anyhow::Result<usize> {
+        let Ok(text) = std::fs::read_to_string(path) else { return Ok(0) };
+        let mut lines = text.lines();
+        let header: serde_json::Value = serde_json::from_str(lines.next().unwrap_or("{}")).unwrap_or_default();
+        if header["model"].as_str() != Some(self.model.name().as_str()) {
+            eprintln!("score cache {} is for another model: not used", path.display());
+            return Ok(0);
+        }
+        let mut cache = self.cache.borrow_mut();
+        for (i, line) in lines.enumerate() {
+            let row: CachedPair = serde_json::from_str(line).with_context(|| format!("{} line {}", path.display(), i + 2))?;
+            cache.insert((row.premise, row.hypothesis), row.probs.ok_or(row.error.unwrap_or_default()));
+        }
+        Ok(cache.len())
+    }
+
+    fn save(&self, path: &std::path::Path) -> anyhow::Result<()> {
+        let mut out = serde_json::to_string(&json!({"model": self.model.name()}))? + "\n";
+        for ((premise, hypothesis), r) in self.cache.borrow().iter() {
+            let (probs, error) = match r {
+                Ok(p) => (Some(*p), None),
+                Err(e) => (None, Some(e.clone())),
+            };
+            out += &(serde_json::to_string(&CachedPair { premise: premise.clone(), hypothesis: hypothesis.clone(), probs, error })? + "\n");
+        }
+        std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))
+    }
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CachedPair {
+    premise: String,
+    hypothesis: String,
+    probs: Option<Probs>,
+    error: Option<String>,
 }
 
 const FOUR: [&str; 4] = ["supportive", "partially_supportive", "contradictory", "irrelevant"];
@@ -183,6 +230,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let dir = crate::resolve_model_dir(args.model.clone())?;
     let model = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
     let scorer = CachedScorer { model, cache: RefCell::default(), scored: RefCell::new(0), seconds: RefCell::new(0.0) };
+    if let Some(path) = &args.score_cache {
+        let n = scorer.load(path)?;
+        if n > 0 {
+            eprintln!("{n} pair scores from {} (not counted in pairs per second)", path.display());
+        }
+    }
     let mut engine = Engine::new(scorer);
     // Benchmarks hold whole articles; allow longer citations than the interactive default.
     engine.caps = Caps { max_citation_chars: 400_000, max_citations: 64, ..Caps::default() };
@@ -196,17 +249,21 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let wall = t0.elapsed().as_secs_f64();
     let pairs = *engine.scorer.scored.borrow();
+    if let Some(path) = &args.score_cache {
+        engine.scorer.save(path)?;
+    }
     let model_seconds = *engine.scorer.seconds.borrow();
 
     let mut tuned = None;
     if args.tune {
         let mut best = (f64::MIN, engine.thresholds);
-        for require_entities in [true, false] {
+        for (require_entities, coverage_power) in [true, false].into_iter().flat_map(|r| [0.0f32, 1.0, 2.0].map(|c| (r, c))) {
             let mut best_here = (f64::MIN, 0.0);
-            for step in 0..=40 {
+            for step in 0..=44 {
                 let mut t = engine.thresholds;
-                t.entailment = 0.10 + 0.02 * step as f32;
+                t.entailment = 0.02 + 0.02 * step as f32;
                 t.require_entities = require_entities;
+                t.coverage_power = coverage_power;
                 engine.thresholds = t;
                 let f = figures(&examples, &predict(&engine, &examples, None));
                 if objective(&f) > best.0 {
@@ -217,7 +274,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 }
             }
             eprintln!(
-                "tune: require_entities={require_entities}: best entailment threshold {:.2} ({} {:.2})",
+                "tune: require_entities={require_entities} coverage_power={coverage_power}: best entailment threshold {:.2} ({} {:.2})",
                 best_here.1,
                 if binary_task(&examples) { "binary F1" } else { "macro-F1" },
                 best_here.0
@@ -226,6 +283,14 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         engine.thresholds = best.1;
         predicted = predict(&engine, &examples, None);
         tuned = Some(best.1.entailment);
+    }
+    if let Some(path) = &args.reports {
+        let mut out = String::new();
+        for ex in &examples {
+            let report = engine.verify(&ex.input).ok();
+            out += &(serde_json::to_string(&json!({"gold": format!("{:?}", ex.gold), "input": ex.input, "report": report}))? + "\n");
+        }
+        std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &args.save_thresholds {
         std::fs::write(path, serde_json::to_string_pretty(&engine.thresholds)? + "\n").with_context(|| format!("writing {}", path.display()))?;

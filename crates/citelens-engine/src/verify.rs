@@ -570,11 +570,10 @@ fn relevance(claim: &str, evidence: &Mentions) -> f32 {
     if !ents.is_empty() {
         return ents.iter().filter(|e| evidence.mentions(&e.text)).count() as f32 / ents.len() as f32;
     }
-    let words = content_words(claim);
-    if words.is_empty() {
+    if content_words(claim).is_empty() {
         return 0.0;
     }
-    words.iter().filter(|w| evidence.contains_word(w)).count() as f32 / words.len() as f32
+    coverage(claim, evidence)
 }
 
 fn missing_in(claim: &str, evidence: &Mentions) -> Vec<String> {

@@ -89,3 +89,29 @@ fn bench_refuses_a_file_without_usable_rows() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no usable rows"));
 }
+
+#[test]
+fn bench_score_cache_gives_the_same_figures_without_scoring_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("scores.jsonl");
+    let reports = dir.path().join("reports.jsonl");
+    let input = paper_examples();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["bench", "--dataset", "caqa", "--input", input.to_str().unwrap(), "--json", "--score-cache", cache.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = citelens().args(&args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        (serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap(), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let (first, _) = run(&[]);
+    assert!(std::fs::read_to_string(&cache).unwrap().lines().count() > 9, "the cache holds every scored pair");
+    let (second, stderr) = run(&["--reports", reports.to_str().unwrap()]);
+    assert!(stderr.contains("pair scores from"), "{stderr}");
+    assert_eq!(first["macro_f1"], second["macro_f1"]);
+    assert_eq!(first["confusion"], second["confusion"]);
+    assert_eq!(second["pairs_per_second"], 0.0, "nothing was scored the second time");
+    let lines: Vec<serde_json::Value> =
+        std::fs::read_to_string(&reports).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 9);
+    assert!(lines.iter().all(|l| l["gold"].is_string() && l["report"]["overall"]["category"].is_string()));
+}

@@ -209,3 +209,47 @@ fn long_answers_stream_in_bounded_steps() {
     let last = e.verify_progressive(&input, |_, _, _| calls += 1).unwrap();
     assert_eq!((calls, last.sentences.len()), (ends.len(), 100));
 }
+
+#[test]
+fn entailment_is_weighed_by_word_coverage() {
+    // The same P(entailment) 0.6 for both claims; only the words the passage contains differ.
+    let mid = Probs { entailment: 0.6, neutral: 0.3, contradiction: 0.1 };
+    let mut e = Engine::new(Scripted(vec![("Lovelace", mid)]));
+    let passage = ("1", "Ada Lovelace wrote notes on the Analytical Engine in 1843.");
+    let r = e.verify(&doc("Ada Lovelace wrote notes on the Analytical Engine [1].", &[passage])).unwrap();
+    assert_eq!(r.sentences[0].claims[0].coverage, 1.0);
+    assert_eq!(r.overall.category, Category::Supportive, "0.6 x 1.0 reaches {}", e.thresholds.entailment);
+    // Five of its seven content words are not in the passage: 0.6 x 2/7 is under the threshold.
+    let r = e.verify(&doc("Ada Lovelace translated an obscure memoir into fluent prose [1].", &[passage])).unwrap();
+    let claim = &r.sentences[0].claims[0];
+    assert!(claim.coverage < 0.5, "{claim:?}");
+    assert_eq!(r.overall.category, Category::PartiallySupportive);
+    // Coverage off: P(entailment) alone decides.
+    e.thresholds.coverage_power = 0.0;
+    let r = e.verify(&doc("Ada Lovelace translated an obscure memoir into fluent prose [1].", &[passage])).unwrap();
+    assert_eq!(r.overall.category, Category::Supportive);
+}
+
+#[test]
+fn the_question_is_read() {
+    let e = Engine::new(Scripted(vec![("politician", NEU), ("Najibullah", ENT), ("Authority", ENT)]));
+    // "the politician" comes from the question and the passage lacks it: the claim is also read
+    // without it, and that reading is entailed.
+    let mut input = doc(
+        "Pashto and Dari are spoken in the politician Mohammad Najibullah's country [1].",
+        &[("1", "Mohammad Najibullah was president of Afghanistan, where Pashto and Dari are spoken.")],
+    );
+    input.question = Some("Which languages are spoken in the politician Mohammad Najibullah's country?".into());
+    assert_eq!(e.verify(&input).unwrap().overall.category, Category::Supportive);
+    input.question = None;
+    assert_eq!(e.verify(&input).unwrap().overall.category, Category::PartiallySupportive);
+    // The question's subject, never named by the passage: partial, though the model entails it.
+    let mut input = doc(
+        "The Maryland Transportation Authority finances the Port of Baltimore [1].",
+        &[("1", "The Authority finances the Port of Baltimore.")],
+    );
+    input.question = Some("What does the Maryland Transportation Authority finance?".into());
+    assert_eq!(e.verify(&input).unwrap().overall.category, Category::PartiallySupportive);
+    input.question = None;
+    assert_eq!(e.verify(&input).unwrap().overall.category, Category::Supportive);
+}

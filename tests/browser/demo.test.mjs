@@ -131,7 +131,7 @@ test("<cite-lens> in the chat example: shadow DOM, streaming, citelens-result ev
   }));
   await page.click("#ask");
   const got = await result;
-  assert.equal(got.version, "1.0");
+  assert.equal(got.version, "1.1");
   const inShadow = await page.$eval("cite-lens", (el) => ({
     marks: el.shadowRoot.querySelectorAll("mark[part~=span]").length,
     verdict: el.shadowRoot.querySelector("[part~=verdict]")?.textContent,

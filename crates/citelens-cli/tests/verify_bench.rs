@@ -30,7 +30,7 @@ fn verify_writes_a_report_per_document_and_names_bad_ones() {
     let lines: Vec<serde_json::Value> =
         String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 3);
-    assert_eq!(lines[0]["version"], "1.0");
+    assert_eq!(lines[0]["version"], "1.1");
     assert_eq!(lines[0]["overall"]["category"], "supportive");
     assert_eq!(lines[0]["complexity"]["type"], "single");
     assert_eq!(lines[1]["document"], 2);

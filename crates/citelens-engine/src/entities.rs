@@ -59,7 +59,11 @@ pub fn extract(text: &str) -> Vec<Entity> {
         }
         let mut j = i + 1;
         // Only spaces (or a colon, inside a title) may separate the words of one name.
-        let joined = |a: usize, b: usize| text[words[a].1..words[b].0].chars().all(|c| c == ' ' || c == ':');
+        // An initial's full stop joins too ("John A. Roebling", "F. W. de Klerk").
+        let joined = |a: usize, b: usize| {
+            let gap = &text[words[a].1..words[b].0];
+            gap.chars().all(|c| c == ' ' || c == ':') || (gap == ". " && words[a].2.chars().count() == 1 && words[a].2.chars().all(char::is_uppercase))
+        };
         let is_number = |w: &str| w.chars().all(|c| c.is_ascii_digit());
         while j < words.len() {
             let (prev, word) = (words[j - 1].2, words[j].2);
@@ -122,6 +126,12 @@ impl Mentions {
         want.len() == 2 && want[1].chars().next().is_some_and(char::is_alphabetic) && self.set.contains(&want[1])
     }
 
+    /// Whether the text has every word of `entity` ("Atlantic Ocean" is not named by a text about
+    /// the Pacific Ocean, though `mentions` would accept its last word as a surname).
+    pub fn mentions_all(&self, entity: &str) -> bool {
+        norm_words(entity).iter().filter(|w| !CONNECTORS.contains(&w.as_str())).all(|w| self.set.contains(w))
+    }
+
     pub fn contains_word(&self, w: &str) -> bool {
         self.set.contains(w)
     }
@@ -143,6 +153,7 @@ mod tests {
         );
         assert_eq!(texts("The Puppetoon Movie is a 1987 film"), ["Puppetoon Movie", "1987"]);
         assert_eq!(texts("born on July 8, 1596 in Rome"), ["July 8", "1596", "Rome"]);
+        assert_eq!(texts("designed by John A. Roebling and F. W. de Klerk"), ["John A. Roebling", "F. W. de Klerk"]);
     }
 
     #[test]

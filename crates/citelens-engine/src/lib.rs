@@ -3,26 +3,33 @@
 //! metrics). No browser or I/O dependencies: the CLI, the widget, the worker and the extension
 //! share it.
 
+pub mod checks;
+pub mod claims;
 pub mod complexity;
+pub mod decide;
 pub mod entities;
 mod error;
 pub mod input;
 pub mod kg;
 pub mod markers;
+pub mod plan;
 mod question;
 mod progressive;
-mod split;
 pub mod report;
 pub mod scorer;
 pub mod segment;
+pub mod thresholds;
 mod verify;
 
 pub use error::{EngineError, Result};
 pub use input::{Caps, Citation, Cut, Input, Triple};
-pub use progressive::sentence_prefix_ends;
+pub use progressive::{report_steps, sentence_prefix_ends};
 pub use report::*;
 pub use scorer::Scorer;
-pub use verify::{categorize, Engine, Thresholds};
+pub use decide::{ClaimFacts, Decider, Decision, RuleDecider};
+pub use plan::{Plan, Retriever, Scores, WordOverlap};
+pub use thresholds::Thresholds;
+pub use verify::{categorize, report_with, Engine};
 
 /// The input document's JSON Schema (published as `schema/input.schema.json`).
 pub fn input_schema() -> serde_json::Value {

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Bumped when a field changes meaning or disappears.
-pub const REPORT_VERSION: &str = "1.0";
+pub const REPORT_VERSION: &str = "1.1";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -85,6 +85,27 @@ pub struct Probs {
 pub struct Verdict {
     pub category: Category,
     pub confidence: f32,
+    /// The evidence does not decide clearly: shown as unsure. A contradictory or supportive verdict
+    /// never rests on unsure claims alone (those give an unsure partially supportive verdict).
+    #[serde(default)]
+    pub uncertain: bool,
+}
+
+/// One typed check between a claim and its evidence (numbers, dates, polarity, names).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckReport {
+    pub kind: crate::checks::CheckKind,
+    /// `match` (the source states the value), `absent` (it does not give it), `mismatch` (it gives
+    /// another, confirmed by the model) or `unconfirmed` (another value nearby, not clearly the same fact).
+    pub result: String,
+    pub answer_says: String,
+    #[serde(skip_serializing_if = "String::is_empty", default)]
+    pub source_says: String,
+    /// For the reader: "the source says 21 July; the answer says 20 July".
+    pub message: String,
+    /// P(entailment) of the claim rewritten with the source's value, when the check asked the model.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub probe_entailment: Option<f32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -133,6 +154,15 @@ pub struct ClaimReport {
     #[serde(default = "one")]
     pub coverage: f32,
     pub missing_entities: Vec<String>,
+    /// How strongly the deciding evidence backs `status`, in [0, 1].
+    #[serde(default = "one")]
+    pub confidence: f32,
+    /// `confidence` is below the unsure level (`Thresholds::unsure_below`).
+    #[serde(default)]
+    pub uncertain: bool,
+    /// Typed checks of the claim's numbers, dates, polarity and names against the evidence.
+    #[serde(default)]
+    pub checks: Vec<CheckReport>,
 }
 
 fn one() -> f32 {

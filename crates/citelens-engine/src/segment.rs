@@ -1,13 +1,9 @@
-//! Sentences, and atomic claims within a sentence.
-//!
-//! Claims split coordinated names ("X attended A and B" → "X attended A", "X attended B"), the
-//! case the CAQA categories turn on. Coordinated verbs or clauses are left whole.
+//! The text stage's units: `Piece`, the one offset type (a byte range in the text it came from;
+//! the report turns it into characters of the original answer once), and sentences.
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use crate::entities;
-
-/// A byte range and its text.
+/// A byte range in the text it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Piece {
     pub start: usize,
@@ -31,152 +27,46 @@ pub fn sentences(text: &str) -> Vec<Piece> {
                 continue;
             }
         }
+        // "John A. Roebling", "Dr. Smith", "reactor No. 4": an abbreviation's full stop ends no sentence.
+        if let Some(last) = out.last_mut() {
+            if ends_in_abbreviation(&text[last.start..last.end], trimmed) {
+                last.end = piece.end;
+                continue;
+            }
+        }
         out.push(piece);
     }
     out
 }
 
-/// One atomic claim: its text as the model reads it, and the sentence ranges it came from.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Claim {
-    pub text: String,
-    /// Byte ranges (in the text the sentence came from) that this claim consists of.
-    pub parts: Vec<Piece>,
-    /// The coordinated name this claim is about, when it came from splitting one.
-    pub conjunct: Option<Piece>,
-}
+/// Titles and short forms whose full stop is not a sentence end.
+const ABBREVIATIONS: &[&str] = &[
+    "Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Mt", "Jr", "Sr", "No", "Nos", "Gen", "Col", "Lt", "Capt", "Sgt", "Rev",
+    "Gov", "Sen", "Rep", "Ft", "vs", "approx", "ca", "cf", "Fig", "Vol", "pp", "Jan", "Feb", "Mar", "Apr", "Aug",
+    "Sept", "Sep", "Oct", "Nov", "Dec", "e.g", "i.e",
+];
+/// Short forms that end sentences as often as not ("… in the U.S. The company …"): joined only when
+/// the next piece does not start like a sentence.
+const AMBIGUOUS_ABBREVIATIONS: &[&str] = &["U.S", "U.K", "U.N", "Inc", "Ltd", "Co", "Corp", "etc", "a.m", "p.m"];
 
-const MAX_CLAIMS_PER_SENTENCE: usize = 8;
-
-/// Splits a sentence (`text[range]`) into claims.
-pub fn claims(text: &str, sentence: &Piece) -> Vec<Claim> {
-    claims_of_parts(text, std::slice::from_ref(sentence))
-}
-
-/// Splits the text made of `parts` (a sentence less what `[NA]` marks) into claims.
-pub fn claims_of_parts(text: &str, parts: &[Piece]) -> Vec<Claim> {
-    let parts: Vec<Piece> = parts.iter().filter(|p| p.end > p.start).cloned().collect();
-    if parts.is_empty() {
-        return Vec::new();
-    }
-    let whole = Claim { text: join(text, &parts), parts, conjunct: None };
-    let mut done = Vec::new();
-    let mut todo = vec![whole];
-    while let Some(claim) = todo.pop() {
-        if done.len() + todo.len() + 1 >= MAX_CLAIMS_PER_SENTENCE {
-            done.push(claim);
-            continue;
-        }
-        match split_once(text, &claim) {
-            Some((a, b)) => {
-                todo.push(b);
-                todo.push(a);
-            }
-            None => done.push(claim),
-        }
-    }
-    // Splitting a list pairwise can reach the same claim twice.
-    let mut seen = std::collections::HashSet::new();
-    done.retain(|c| seen.insert(c.text.clone()));
-    done
-}
-
-/// The first "A and B" of names in the claim, as two claims.
-fn split_once(text: &str, claim: &Claim) -> Option<(Claim, Claim)> {
-    // Work on each part: coordinated names sit inside one part.
-    for (pi, part) in claim.parts.iter().enumerate() {
-        let s = &text[part.start..part.end];
-        let ents = entities::extract(s);
-        let link = |i: usize| -> Link {
-            let between = &s[ents[i].end..ents[i + 1].start];
-            match between.trim_matches(|c: char| c == ',' || c.is_whitespace()) {
-                "and" | "and the" | "or" | "as well as" => Link::And,
-                "" if between.contains(',') => Link::Comma,
-                _ => Link::None,
-            }
-        };
-        for i in 0..ents.len().saturating_sub(1) {
-            let (l, r) = (&ents[i], &ents[i + 1]);
-            // "A, B and C": a comma counts when the list it starts ends in "and".
-            let coordinated = match link(i) {
-                Link::And => true,
-                Link::Comma => (i + 1..ents.len() - 1).map(link).take_while(|k| *k != Link::None).any(|k| k == Link::And),
-                Link::None => false,
-            };
-            if !coordinated {
-                continue;
-            }
-            // "James and Oliver Phelps", "Fred and George Weasley": one surname shared, not two names.
-            let shared_surname = !l.text.contains(' ') && r.text.split(' ').count() == 2 && r.text.split(' ').all(|w| w.chars().next().is_some_and(char::is_uppercase));
-            if shared_surname {
-                continue;
-            }
-            let abs = |x: usize| part.start + x;
-            let mut left_parts = claim.parts[..pi].to_vec();
-            left_parts.push(Piece { start: part.start, end: abs(l.end) });
-            left_parts.push(Piece { start: abs(r.end), end: part.end });
-            left_parts.extend_from_slice(&claim.parts[pi + 1..]);
-            let mut right_parts = claim.parts[..pi].to_vec();
-            right_parts.push(Piece { start: part.start, end: abs(l.start) });
-            right_parts.push(Piece { start: abs(r.start), end: part.end });
-            right_parts.extend_from_slice(&claim.parts[pi + 1..]);
-            let mk = |parts: Vec<Piece>, conj: Piece| {
-                let parts: Vec<Piece> = parts.into_iter().filter(|p| p.end > p.start).collect();
-                Claim { text: join(text, &parts), parts, conjunct: Some(conj) }
-            };
-            return Some((
-                mk(left_parts, Piece { start: abs(l.start), end: abs(l.end) }),
-                mk(right_parts, Piece { start: abs(r.start), end: abs(r.end) }),
-            ));
-        }
-    }
-    None
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Link {
-    And,
-    Comma,
-    None,
-}
-
-fn join(text: &str, parts: &[Piece]) -> String {
-    let mut out = String::new();
-    for p in parts {
-        let piece = &text[p.start..p.end];
-        if !out.is_empty() && !out.ends_with(' ') && !piece.starts_with([' ', ',', '.', ';', ':', '!', '?']) {
-            out.push(' ');
-        }
-        out.push_str(piece);
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
+fn ends_in_abbreviation(sentence: &str, next: &str) -> bool {
+    let Some(body) = sentence.strip_suffix('.') else { return false };
+    let last = body.rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
+    let next_starts_lower = next.chars().next().is_some_and(|c| c.is_lowercase() || c.is_ascii_digit());
+    // Roman numerals end names that end sentences ("World War I.").
+    let initial = last.chars().count() == 1 && last.chars().all(char::is_uppercase) && !matches!(last, "I" | "V" | "X");
+    initial || ABBREVIATIONS.contains(&last) || (next_starts_lower && AMBIGUOUS_ABBREVIATIONS.contains(&last))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn claim_texts(s: &str) -> Vec<String> {
-        let sent = Piece { start: 0, end: s.len() };
-        claims(s, &sent).into_iter().map(|c| c.text).collect()
-    }
-
     #[test]
-    fn splits_coordinated_names() {
-        assert_eq!(
-            claim_texts("Rick Scott attended the University of Missouri–Kansas City and Southern Methodist University."),
-            [
-                "Rick Scott attended the University of Missouri–Kansas City.",
-                "Rick Scott attended the Southern Methodist University."
-            ]
-        );
-        assert_eq!(claim_texts("It was in Paris, London and Rome.").len(), 3);
-    }
-
-    #[test]
-    fn keeps_shared_surnames_and_verb_phrases_whole() {
-        assert_eq!(claim_texts("James and Oliver Phelps played the twins.").len(), 1);
-        assert_eq!(claim_texts("He was born in 1950 and died young.").len(), 1);
+    fn abbreviations_and_initials_end_no_sentence() {
+        let t = "It was designed by John A. Roebling. Reactor No. 4 exploded. He moved to the U.S. The end.";
+        let got: Vec<&str> = sentences(t).iter().map(|p| &t[p.start..p.end]).collect();
+        assert_eq!(got, ["It was designed by John A. Roebling.", "Reactor No. 4 exploded.", "He moved to the U.S.", "The end."]);
     }
 
     #[test]

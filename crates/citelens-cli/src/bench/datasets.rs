@@ -12,6 +12,8 @@ pub enum Dataset {
     Attributionbench,
     Wice,
     Expertqa,
+    /// Cited answers with a gold category per sentence (tests/fixtures/cases.jsonl).
+    Cases,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -236,6 +238,7 @@ pub fn load(dataset: Dataset, path: &Path, limit: Option<usize>) -> anyhow::Resu
                     }
                 }
             }
+            Dataset::Cases => bail!("the cases suite is read by bench::cases"),
         }
     }
     if out.is_empty() {

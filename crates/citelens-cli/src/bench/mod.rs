@@ -1,5 +1,6 @@
 //! `citelens bench`: run the engine over a labelled data set and print the papers' tables.
 
+mod cases;
 mod datasets;
 mod metrics;
 
@@ -226,6 +227,9 @@ fn objective(f: &Figures) -> f64 {
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    if args.dataset == Dataset::Cases {
+        return run_cases(&args);
+    }
     let (examples, skipped) = datasets::load(args.dataset, &args.input, args.limit)?;
     let dir = crate::resolve_model_dir(args.model.clone())?;
     let model = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
@@ -348,5 +352,25 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     println!("thresholds: {}", serde_json::to_string(&engine.thresholds)?);
     println!("{pairs} claim x evidence pairs in {model_seconds:.1} s of model time: {pairs_per_second:.1} pairs/s ({wall:.1} s wall)");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The cited-answer suite: per-sentence gold, flips (see `cases.rs`).
+fn run_cases(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    let cases = cases::load(&args.input, args.limit)?;
+    let dir = crate::resolve_model_dir(args.model.clone())?;
+    let model = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
+    let scorer = CachedScorer { model, cache: RefCell::default(), scored: RefCell::new(0), seconds: RefCell::new(0.0) };
+    if let Some(path) = &args.score_cache {
+        scorer.load(path)?;
+    }
+    let mut engine = Engine::new(scorer);
+    if let Some(path) = &args.thresholds {
+        engine.thresholds = crate::verify_cmd::read_thresholds(path)?;
+    }
+    cases::run(&engine, &cases, args.json, args.reports.as_deref())?;
+    if let Some(path) = &args.score_cache {
+        engine.scorer.save(path)?;
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,150 @@
+//! `citelens bench --dataset cases`: cited answers with a gold category per sentence (the regression
+//! suite in tests/fixtures/cases.jsonl). Prints per-sentence accuracy, answers right and flips: a
+//! sentence the source states marked contradictory, or one it denies marked supportive.
+
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use citelens_engine::{Category, Engine, Input, Report, Scorer};
+use serde_json::{json, Value};
+
+use super::datasets::parse_category;
+
+pub struct Case {
+    pub input: Input,
+    pub gold_sentences: Vec<Category>,
+    pub gold_overall: Category,
+}
+
+pub fn load(path: &Path, limit: Option<usize>) -> anyhow::Result<Vec<Case>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let row: Value = serde_json::from_str(line).with_context(|| format!("{} line {}", path.display(), i + 1))?;
+        let input = Input::from_json(line).with_context(|| format!("{} line {}: input fields", path.display(), i + 1))?;
+        let cat = |v: &Value| v.as_str().and_then(parse_category);
+        let Some(gold_sentences) = row["gold_sentences"].as_array().map(|a| a.iter().map(cat).collect::<Option<Vec<_>>>()).flatten() else {
+            bail!("{} line {}: gold_sentences must list categories", path.display(), i + 1);
+        };
+        let Some(gold_overall) = cat(&row["gold_overall"]) else {
+            bail!("{} line {}: gold_overall must be a category", path.display(), i + 1);
+        };
+        out.push(Case { input, gold_sentences, gold_overall });
+        if limit.is_some_and(|n| out.len() >= n) {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// A verdict that swaps what the source says: the worst error.
+pub fn is_flip(gold: Category, predicted: Category) -> bool {
+    matches!((gold, predicted), (Category::Supportive, Category::Contradictory) | (Category::Contradictory, Category::Supportive))
+}
+
+/// (accuracy %, coverage %) keeping the most confident share of the verdicts.
+fn risk_coverage(mut rows: Vec<(f32, bool)>, keep: &[f64]) -> Vec<(f64, f64)> {
+    rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+    keep.iter()
+        .map(|&k| {
+            let n = ((rows.len() as f64) * k).round().max(1.0) as usize;
+            let n = n.min(rows.len());
+            let right = rows[..n].iter().filter(|r| r.1).count();
+            (100.0 * right as f64 / n.max(1) as f64, 100.0 * n as f64 / rows.len().max(1) as f64)
+        })
+        .collect()
+}
+
+pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, reports: Option<&Path>) -> anyhow::Result<()> {
+    let mut sentences = 0usize;
+    let mut right = 0usize;
+    let mut flips = 0usize;
+    let mut unsure = 0usize;
+    let mut answers_right = 0usize;
+    let mut misaligned = 0usize;
+    let mut confidence_rows: Vec<(f32, bool)> = Vec::new();
+    let mut confusion = [[0usize; 4]; 4];
+    let mut details = Vec::new();
+    let mut dump = String::new();
+    for (ci, case) in cases.iter().enumerate() {
+        let report: Report = engine.verify(&case.input).with_context(|| format!("case {}", ci + 1))?;
+        let predicted: Vec<Option<(Category, f32, bool)>> =
+            report.sentences.iter().map(|s| s.verdict.as_ref().map(|v| (v.category, v.confidence, v.uncertain))).collect();
+        if predicted.len() != case.gold_sentences.len() {
+            misaligned += 1;
+        }
+        let mut all_right = predicted.len() == case.gold_sentences.len();
+        for (si, gold) in case.gold_sentences.iter().enumerate() {
+            sentences += 1;
+            let p = predicted.get(si).copied().flatten();
+            let cat = p.map(|x| x.0).unwrap_or(Category::Irrelevant);
+            let ok = cat == *gold;
+            right += ok as usize;
+            all_right &= ok;
+            let flip = is_flip(*gold, cat);
+            flips += flip as usize;
+            unsure += p.is_some_and(|x| x.2) as usize;
+            // Unsure verdicts rank below every sure one.
+            let conf = p.map(|x| if x.2 { x.1 * 0.5 } else { 0.5 + x.1 * 0.5 }).unwrap_or(0.0);
+            confidence_rows.push((conf, ok));
+            confusion[Category::ALL.iter().position(|c| c == gold).unwrap_or(0)][Category::ALL.iter().position(|c| *c == cat).unwrap_or(0)] += 1;
+            if !ok {
+                details.push(json!({
+                    "case": ci + 1, "sentence": si + 1, "gold": gold.as_str(), "predicted": cat.as_str(),
+                    "uncertain": p.is_some_and(|x| x.2), "flip": flip,
+                    "text": report.sentences.get(si).map(|s| s.text.clone()).unwrap_or_default(),
+                }));
+            }
+        }
+        answers_right += (all_right && report.overall.category == case.gold_overall) as usize;
+        if reports.is_some() {
+            dump += &(serde_json::to_string(&json!({"case": ci + 1, "gold_sentences": case.gold_sentences.iter().map(|c| c.as_str()).collect::<Vec<_>>(), "report": report}))? + "\n");
+        }
+    }
+    if let Some(path) = reports {
+        std::fs::write(path, dump).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let accuracy = 100.0 * right as f64 / sentences.max(1) as f64;
+    let rc = risk_coverage(confidence_rows, &[1.0, 0.9, 0.8]);
+    if json_out {
+        println!(
+            "{}",
+            serde_json::to_string(&json!({
+                "dataset": "cases",
+                "answers": cases.len(),
+                "sentences": sentences,
+                "sentence_accuracy": (accuracy * 100.0).round() / 100.0,
+                "answers_right": answers_right,
+                "flips": flips,
+                "unsure_sentences": unsure,
+                "misaligned_answers": misaligned,
+                "risk_coverage": rc.iter().map(|(a, c)| json!({"coverage": c, "accuracy": a})).collect::<Vec<_>>(),
+                "confusion": {"labels": Category::ALL.map(|c| c.as_str()), "rows_gold_columns_predicted": confusion},
+                "wrong": details,
+            }))?
+        );
+        return Ok(());
+    }
+    println!("cases: {} answers, {} sentences", cases.len(), sentences);
+    println!("sentence accuracy {accuracy:.2} % ({right}/{sentences})   answers right {answers_right}/{}   flips {flips}   unsure {unsure}", cases.len());
+    if misaligned > 0 {
+        println!("{misaligned} answer(s) split into a different number of sentences than their gold labels");
+    }
+    println!("gold \\ predicted      {}", Category::ALL.map(|c| format!("{:>10.10}", c.as_str())).join(" "));
+    for (gi, g) in Category::ALL.iter().enumerate() {
+        println!("{:<20} {}", g.as_str(), confusion[gi].map(|n| format!("{n:>10}")).join(" "));
+    }
+    for (a, c) in &rc {
+        println!("risk-coverage: accuracy {a:.2} % at {c:.0} % coverage");
+    }
+    for d in &details {
+        println!(
+            "  wrong: case {} sentence {}: gold {} predicted {}{}{}: {}",
+            d["case"], d["sentence"], d["gold"].as_str().unwrap_or(""), d["predicted"].as_str().unwrap_or(""),
+            if d["uncertain"].as_bool() == Some(true) { " (unsure)" } else { "" },
+            if d["flip"].as_bool() == Some(true) { " FLIP" } else { "" },
+            d["text"].as_str().unwrap_or("")
+        );
+    }
+    Ok(())
+}

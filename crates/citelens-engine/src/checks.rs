@@ -1,0 +1,856 @@
+//! Typed checks between a claim and its evidence: numbers (units, rounding, "about"), dates (day,
+//! month, year, partial dates), polarity (negation and antonyms) and the names filling the same role.
+//!
+//! Each check is a rule a reader can audit. A value the evidence states is a `Match`; a value whose
+//! place the evidence fills with another value is a `Conflict`, which carries a *probe*: the claim
+//! rewritten with the evidence's value ("… opened on May 24" for "… opened on May 25"). The model
+//! reads the probe against the evidence; only when it entails the probe clearly better than the
+//! claim is the conflict confirmed, so paraphrase, rounding and unit changes ("1,083 ft" beside
+//! "330 m") never fire on their own.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use crate::entities::{self, Mentions};
+
+/// What kind of value a check compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckKind {
+    Number,
+    Date,
+    Polarity,
+    Name,
+}
+
+/// A value of the claim the evidence gives differently, and the claim rewritten with the evidence's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conflict {
+    pub kind: CheckKind,
+    /// The claim's words ("20 July", "never open").
+    pub claim_says: String,
+    /// The evidence's words ("21 July", "carries … pedestrians").
+    pub source_says: String,
+    /// The claim with the evidence's value put in: entailed by the evidence when the conflict is real.
+    pub probe: String,
+    /// Index of the evidence sentence the conflict was found in.
+    pub sentence: usize,
+    /// The value sits in the same role in both (the same verb before it).
+    pub same_role: bool,
+    /// The evidence reports the claim as a misconception or myth: the probe is the claim itself,
+    /// and entailing it means the evidence denies it.
+    pub denial: bool,
+}
+
+/// What the typed checks found for one claim against its evidence sentences.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CheckOutcome {
+    /// Values (numbers, dates) of the claim the evidence states.
+    pub matched: Vec<String>,
+    /// Values of the claim the evidence neither states nor contradicts.
+    pub unmatched: Vec<String>,
+    pub conflicts: Vec<Conflict>,
+}
+
+impl CheckOutcome {
+    /// The claim has values and the evidence states every one of them.
+    pub fn all_values_match(&self) -> bool {
+        !self.matched.is_empty() && self.unmatched.is_empty() && self.conflicts.iter().all(|c| c.kind != CheckKind::Number && c.kind != CheckKind::Date)
+    }
+}
+
+/// Probes per claim at most (each is one more model pair).
+pub const MAX_PROBES: usize = 4;
+
+/// Runs every check of `claim` against the evidence `sentences` (pronouns already resolved).
+pub fn check(claim: &str, sentences: &[String]) -> CheckOutcome {
+    let mut out = CheckOutcome::default();
+    let all = sentences.join(" ");
+    let evidence_values: Vec<Vec<Value>> = sentences.iter().map(|s| values(s)).collect();
+    let best = best_sentence(claim, sentences);
+    let overlap: Vec<usize> = sentences.iter().map(|s| shared_words(claim, s)).collect();
+    for v in values(claim) {
+        let role = role_word(claim, v.start);
+        // Evidence values of the same kind, with whether they sit in the claim's role.
+        let mut comparable: Vec<(usize, &Value, bool)> = Vec::new();
+        for (si, vals) in evidence_values.iter().enumerate() {
+            for e in vals.iter().filter(|e| v.comparable(e)) {
+                let same_role = role.is_some() && role_word(&sentences[si], e.start) == role;
+                comparable.push((si, e, same_role));
+            }
+        }
+        let in_role: Vec<&(usize, &Value, bool)> = comparable.iter().filter(|x| x.2).collect();
+        let stated = evidence_values.iter().flatten().any(|e| v.matches(e)) || derived_match(&v, &evidence_values.concat());
+        // "Biden received 232" against "Biden received 306 … to Trump's 232": the value in the
+        // claim's role decides, wherever else the number appears.
+        let role_conflict = !in_role.is_empty() && !in_role.iter().any(|x| v.matches(x.1));
+        if stated && !role_conflict {
+            out.matched.push(v.text.clone());
+            continue;
+        }
+        // Candidates: same role first, then the sentence sharing most words with the claim.
+        comparable.retain(|x| !v.matches(x.1));
+        comparable.sort_by(|a, b| b.2.cmp(&a.2).then(overlap[b.0].cmp(&overlap[a.0])));
+        if comparable.is_empty() {
+            out.unmatched.push(v.text.clone());
+        }
+        for (si, e, same_role) in comparable.into_iter().take(2) {
+            out.conflicts.push(Conflict {
+                kind: if v.is_date() { CheckKind::Date } else { CheckKind::Number },
+                claim_says: v.text.clone(),
+                source_says: e.text.clone(),
+                probe: format!("{}{}{}", &claim[..v.start], e.text, &claim[v.end..]),
+                sentence: si,
+                same_role,
+                denial: false,
+            });
+        }
+    }
+    if let Some(bi) = best {
+        out.conflicts.extend(denial(claim, &sentences[bi], bi));
+        out.conflicts.extend(polarity(claim, &sentences[bi], bi));
+        out.conflicts.extend(names(claim, &sentences[bi], bi, &Mentions::new(&all)));
+        out.conflicts.extend(swapped_names(claim, &sentences[bi], bi));
+        out.conflicts.extend(agent(claim, sentences, &Mentions::new(&all)));
+    }
+    out.conflicts.truncate(MAX_PROBES);
+    out
+}
+
+fn shared_words(claim: &str, sentence: &str) -> usize {
+    let have = Mentions::new(sentence);
+    content_words(claim).iter().filter(|w| have.contains_word(w)).count()
+}
+
+/// The evidence sentence sharing the most content words with the claim (`None` when none shares any).
+pub fn best_sentence(claim: &str, sentences: &[String]) -> Option<usize> {
+    let want: Vec<String> = content_words(claim);
+    sentences
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let have = Mentions::new(s);
+            (want.iter().filter(|w| have.contains_word(w)).count(), i)
+        })
+        .filter(|(n, _)| *n > 0)
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
+        .map(|(_, i)| i)
+}
+
+const STOPWORDS: &[&str] = &[
+    "the", "and", "for", "was", "were", "that", "this", "with", "from", "which", "who", "are", "has", "had", "have",
+    "its", "his", "her", "their", "been", "also", "into", "than", "then", "they", "there", "what", "when", "where",
+    "about", "after", "before", "such", "other", "some", "more", "most", "called", "not", "never", "did", "does",
+];
+
+pub fn content_words(text: &str) -> Vec<String> {
+    entities::norm_words(text).into_iter().filter(|w| w.len() > 2 && !STOPWORDS.contains(&w.as_str())).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbers and dates
+
+/// A number or date found in a text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Value {
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+    /// The number (a date's year when it has one).
+    pub number: f64,
+    /// Its unit, normalised ("metre", "percent", "year"); a date's is "date", a bare year's "year".
+    pub unit: Option<String>,
+    /// Multiplier to the unit family's base (km → 1000 m), for comparing across units.
+    pub scale: f64,
+    /// Significant digits written ("21,000" → 2, "486.3" → 4): rounding the evidence to these may match.
+    pub significant: u32,
+    /// "about", "roughly", "more than" …: a looser match.
+    pub approximate: bool,
+    pub day: Option<u32>,
+    pub month: Option<u32>,
+    pub year: Option<i32>,
+}
+
+impl Value {
+    fn is_date(&self) -> bool {
+        self.month.is_some() || self.unit.as_deref() == Some("year_of")
+    }
+
+    fn family(&self) -> Option<&'static str> {
+        let u = self.unit.as_deref()?;
+        UNITS.iter().find(|(name, _, _)| *name == u).map(|(_, fam, _)| *fam)
+    }
+
+    /// Values that could fill the same place: dates with dates, years with years, numbers of one
+    /// unit family (or both without a unit).
+    fn comparable(&self, other: &Value) -> bool {
+        if self.is_date() || other.is_date() {
+            return self.is_date() && other.is_date();
+        }
+        match (self.family(), other.family()) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => self.unit == other.unit,
+            _ => false,
+        }
+    }
+
+    /// Whether `other` (from the evidence) states this value.
+    fn matches(&self, other: &Value) -> bool {
+        if self.is_date() || other.is_date() {
+            // A year matches a date in that year; day and month must agree where both give them.
+            let year_ok = match (self.year, other.year) {
+                (Some(a), Some(b)) => a == b,
+                (Some(_), None) => false,
+                _ => true,
+            };
+            let month_ok = match (self.month, other.month) {
+                (Some(a), Some(b)) => a == b,
+                (Some(_), None) => false,
+                _ => true,
+            };
+            let day_ok = match (self.day, other.day) {
+                (Some(a), Some(b)) => a == b,
+                (Some(_), None) => false,
+                _ => true,
+            };
+            return year_ok && month_ok && day_ok && (self.month.is_some() || other.month.is_some() || self.year.is_some());
+        }
+        if !self.comparable(other) {
+            // Units of different families never match; a counted noun may be paraphrased
+            // ("14 million residents" for "14 million inhabitants") or left out.
+            if self.family().is_some() || other.family().is_some() {
+                return false;
+            }
+        }
+        let (a, b) = (self.number * self.scale, other.number * other.scale);
+        if a == b {
+            return true;
+        }
+        if self.approximate && (a - b).abs() <= 0.1 * b.abs() {
+            return true;
+        }
+        // Rounding: the evidence's value written with the claim's significant digits.
+        round_sig(b, self.significant) == round_sig(a, self.significant) || (a - b).abs() <= 0.005 * b.abs()
+    }
+}
+
+/// Claims that state a duration the evidence gives as two years ("13 years" from 1870 to 1883).
+fn derived_match(v: &Value, evidence: &[Value]) -> bool {
+    if v.unit.as_deref() != Some("year_span") {
+        return false;
+    }
+    let years: Vec<i32> = evidence.iter().filter_map(|e| e.year).collect();
+    years.iter().any(|a| years.iter().any(|b| (b - a) as f64 == v.number))
+}
+
+fn round_sig(x: f64, sig: u32) -> f64 {
+    if x == 0.0 || sig == 0 {
+        return x;
+    }
+    let mag = x.abs().log10().floor() as i32;
+    let factor = 10f64.powi(sig as i32 - 1 - mag);
+    (x * factor).round() / factor
+}
+
+/// (unit as normalised, family, scale to the family's base).
+const UNITS: &[(&str, &str, f64)] = &[
+    ("metre", "length", 1.0),
+    ("kilometre", "length", 1000.0),
+    ("centimetre", "length", 0.01),
+    ("millimetre", "length", 0.001),
+    ("foot", "length", 0.3048),
+    ("mile", "length", 1609.344),
+    ("inch", "length", 0.0254),
+    ("kilogram", "mass", 1.0),
+    ("gram", "mass", 0.001),
+    ("tonne", "mass", 1000.0),
+    ("pound", "mass", 0.4536),
+    ("percent", "percent", 1.0),
+    ("second", "time", 1.0),
+    ("minute", "time", 60.0),
+    ("hour", "time", 3600.0),
+    ("day", "time", 86400.0),
+    ("week", "time", 604800.0),
+    ("month", "time", 2629800.0),
+    ("year_span", "time", 31557600.0),
+    ("degree", "degree", 1.0),
+    ("dollar", "money", 1.0),
+    ("euro", "money_eur", 1.0),
+    ("square kilometre", "area", 1.0),
+    ("square mile", "area", 2.589988),
+];
+
+fn unit_of(word: &str, next: &str) -> Option<(&'static str, bool)> {
+    let w = word.to_lowercase();
+    let two = format!("{w} {}", next.to_lowercase());
+    if two.starts_with("square k") || two.starts_with("sq k") {
+        return Some(("square kilometre", true));
+    }
+    if two.starts_with("square mile") {
+        return Some(("square mile", true));
+    }
+    let u = match w.trim_end_matches('.') {
+        "m" | "metre" | "metres" | "meter" | "meters" => "metre",
+        "km" | "kilometre" | "kilometres" | "kilometer" | "kilometers" => "kilometre",
+        "cm" | "centimetre" | "centimetres" | "centimeter" | "centimeters" => "centimetre",
+        "mm" | "millimetre" | "millimetres" => "millimetre",
+        "ft" | "foot" | "feet" => "foot",
+        "mi" | "mile" | "miles" => "mile",
+        "in" if false => "inch",
+        "inch" | "inches" | "-inch" => "inch",
+        "kg" | "kilogram" | "kilograms" | "kilo" | "kilos" => "kilogram",
+        "g" | "gram" | "grams" => "gram",
+        "tonne" | "tonnes" | "ton" | "tons" => "tonne",
+        "lb" | "lbs" | "pound" | "pounds" => "pound",
+        "%" | "percent" | "per" => "percent",
+        "second" | "seconds" | "s" => "second",
+        "minute" | "minutes" | "min" => "minute",
+        "hour" | "hours" | "h" => "hour",
+        "day" | "days" => "day",
+        "week" | "weeks" => "week",
+        "month" | "months" => "month",
+        "year" | "years" => "year_span",
+        "degree" | "degrees" | "°" | "°c" | "°f" => "degree",
+        "dollar" | "dollars" | "usd" => "dollar",
+        "euro" | "euros" => "euro",
+        _ => return None,
+    };
+    Some((u, false))
+}
+
+const MONTHS: &[&str] =
+    &["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+
+fn month_of(w: &str) -> Option<u32> {
+    let l = w.to_lowercase();
+    let l = l.trim_end_matches('.');
+    MONTHS.iter().position(|m| *m == l || (l.len() >= 3 && m.starts_with(l) && l != "mar" && l != "may" || l == "mar" && *m == "march")).map(|i| i as u32 + 1)
+}
+
+const NUMBER_WORDS: &[(&str, f64)] = &[
+    ("one", 1.0), ("two", 2.0), ("three", 3.0), ("four", 4.0), ("five", 5.0), ("six", 6.0), ("seven", 7.0),
+    ("eight", 8.0), ("nine", 9.0), ("ten", 10.0), ("eleven", 11.0), ("twelve", 12.0), ("thirteen", 13.0),
+    ("fourteen", 14.0), ("fifteen", 15.0), ("sixteen", 16.0), ("seventeen", 17.0), ("eighteen", 18.0),
+    ("nineteen", 19.0), ("twenty", 20.0), ("thirty", 30.0), ("forty", 40.0), ("fifty", 50.0), ("sixty", 60.0),
+    ("seventy", 70.0), ("eighty", 80.0), ("ninety", 90.0), ("hundred", 100.0), ("dozen", 12.0), ("half", 0.5),
+    ("quarter", 0.25),
+];
+
+const APPROX: &[&str] = &["about", "around", "approximately", "roughly", "nearly", "almost", "some", "over", "more than", "less than", "up to", "under", "at least", "estimated", "c.", "circa", "~"];
+
+fn token_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[\p{L}%°]+(?:['’]s)?|-[\p{L}]+").expect("static regex"))
+}
+
+/// Numbers, years and dates in `text`, in order.
+pub fn values(text: &str) -> Vec<Value> {
+    let toks: Vec<(usize, usize, &str)> = token_re().find_iter(text).map(|m| (m.start(), m.end(), m.as_str())).collect();
+    let mut out: Vec<Value> = Vec::new();
+    let mut i = 0;
+    let is_num = |t: &str| t.chars().next().is_some_and(|c| c.is_ascii_digit());
+    let num_of = |t: &str| t.replace(',', "").parse::<f64>().ok();
+    let sig_of = |t: &str| {
+        let digits: String = t.chars().filter(|c| c.is_ascii_digit()).collect();
+        let trimmed = if t.contains('.') { digits.trim_start_matches('0').to_string() } else { digits.trim_start_matches('0').trim_end_matches('0').to_string() };
+        trimmed.len().max(1) as u32
+    };
+    let approx_before = |at: usize| {
+        let before = text[..at].to_lowercase();
+        let before = before.trim_end();
+        APPROX.iter().any(|a| before.ends_with(a))
+    };
+    while i < toks.len() {
+        let (s, e, t) = toks[i];
+        // Dates: "24 May 1883", "May 24, 1883", "May 1883", "May 24".
+        if let Some(m) = month_of(t).filter(|_| t.chars().next().is_some_and(char::is_uppercase)) {
+            let day_before = (i > 0 && is_num(toks[i - 1].2) && toks[i - 1].2.len() <= 2 && text[toks[i - 1].1..s].trim().is_empty())
+                .then(|| toks[i - 1].2.parse::<u32>().ok())
+                .flatten()
+                .filter(|d| (1..=31).contains(d));
+            let mut end = e;
+            let mut day = None;
+            let mut year = None;
+            let mut j = i + 1;
+            if day_before.is_none() && j < toks.len() && is_num(toks[j].2) && toks[j].2.len() <= 2 && text[e..toks[j].0].trim().is_empty() {
+                day = toks[j].2.parse::<u32>().ok().filter(|d| (1..=31).contains(d));
+                if day.is_some() {
+                    end = toks[j].1;
+                    j += 1;
+                }
+            }
+            if j < toks.len() && is_num(toks[j].2) && toks[j].2.len() == 4 && text[end..toks[j].0].trim_matches([' ', ',']).is_empty() {
+                year = toks[j].2.parse::<i32>().ok();
+                end = toks[j].1;
+                j += 1;
+            }
+            let start = if day_before.is_some() { toks[i - 1].0 } else { s };
+            let day = day_before.or(day);
+            if day.is_some() || year.is_some() {
+                if day_before.is_some() {
+                    out.retain(|v| v.start != start);
+                }
+                out.push(Value {
+                    text: text[start..end].to_string(),
+                    start,
+                    end,
+                    number: year.unwrap_or(0) as f64,
+                    unit: Some("date".into()),
+                    scale: 1.0,
+                    significant: 4,
+                    approximate: false,
+                    day,
+                    month: Some(m),
+                    year,
+                });
+                i = j;
+                continue;
+            }
+        }
+        let word_number = NUMBER_WORDS.iter().find(|(w, _)| *w == t.to_lowercase()).map(|(_, n)| *n);
+        if let Some(mut n) = if is_num(t) { num_of(t) } else { word_number } {
+            // A number word must count something ("seven million votes", "six hours"), not be a pronoun ("one of").
+            let mut end = e;
+            let mut j = i + 1;
+            while j < toks.len() {
+                let w = toks[j].2.to_lowercase();
+                let mult = match w.as_str() {
+                    "million" => 1e6,
+                    "billion" => 1e9,
+                    "thousand" => 1e3,
+                    "hundred" if !is_num(t) || n < 100.0 => 100.0,
+                    _ => break,
+                };
+                n *= mult;
+                end = toks[j].1;
+                j += 1;
+            }
+            let next = toks.get(j).map(|x| x.2).unwrap_or("");
+            let after_next = toks.get(j + 1).map(|x| x.2).unwrap_or("");
+            let plain_year = is_num(t) && t.len() == 4 && !t.contains(',') && (1000.0..=2100.0).contains(&n) && end == e;
+            let unit = unit_of(next, after_next).filter(|_| toks.get(j).is_some_and(|x| text[end..x.0].trim().is_empty() || text[end..x.0].trim() == "-"));
+            if plain_year && unit.is_none() {
+                out.push(Value {
+                    text: t.to_string(),
+                    start: s,
+                    end: e,
+                    number: n,
+                    unit: Some("year_of".into()),
+                    scale: 1.0,
+                    significant: 4,
+                    approximate: false,
+                    day: None,
+                    month: None,
+                    year: Some(n as i32),
+                });
+                i += 1;
+                continue;
+            }
+            if !is_num(t) && unit.is_none() && end == e {
+                i += 1; // "one of the", "half of": not a quantity
+                continue;
+            }
+            let (unit_name, scale, end) = match unit {
+                Some((u, two)) => {
+                    let k = if two { j + 1 } else { j };
+                    let scale = UNITS.iter().find(|(name, _, _)| *name == u).map(|(_, _, s)| *s).unwrap_or(1.0);
+                    (Some(u.to_string()), scale, toks[k].1)
+                }
+                // The counted noun stands in for a unit ("306 electoral votes" vs "232 floors").
+                None => (counted_noun(&toks, j), 1.0, end),
+            };
+            // "the 1903 Nobel Prize": a year used as a modifier is still a year.
+            let significant = if is_num(t) { sig_of(t) } else { 1 };
+            out.push(Value {
+                text: text[s..end].to_string(),
+                start: s,
+                end,
+                number: n,
+                unit: unit_name,
+                scale,
+                significant,
+                approximate: approx_before(s),
+                day: None,
+                month: None,
+                year: None,
+            });
+            i = toks.iter().position(|x| x.0 >= end).unwrap_or(toks.len());
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The noun a bare number counts ("306 electoral votes" → "vote"), normalised, as its unit.
+fn counted_noun(toks: &[(usize, usize, &str)], j: usize) -> Option<String> {
+    // Up to two words: an adjective may stand between ("306 electoral votes").
+    for k in j..(j + 2).min(toks.len()) {
+        let w = toks[k].2.to_lowercase();
+        if !w.chars().all(char::is_alphabetic) || STOPWORDS.contains(&w.as_str()) || ["of", "to", "in", "on", "at", "by", "a", "an"].contains(&w.as_str()) {
+            return None;
+        }
+        if w.ends_with('s') && w.len() > 3 && !w.ends_with("ss") {
+            return Some(w.trim_end_matches('s').to_string());
+        }
+        if ["people", "children", "men", "women"].contains(&w.as_str()) {
+            return Some(w);
+        }
+    }
+    None
+}
+
+/// The nearest word before `at` that is not an article, number or approximation word: the verb or
+/// preposition that gives a value its role ("received" in "received 306 votes").
+fn role_word(text: &str, at: usize) -> Option<String> {
+    role_word_any(text, at).filter(|w| !PREPOSITIONS.contains(&w.as_str()))
+}
+
+/// As `role_word`, prepositions included: "born in Boston" / "born in Edinburgh" is a name's role.
+fn role_word_any(text: &str, at: usize) -> Option<String> {
+    let before = &text[..at.min(text.len())];
+    before
+        .split(|c: char| !c.is_alphanumeric())
+        .rev()
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .find(|w| w.len() > 1 && !["the", "a", "an", "about", "around", "roughly", "nearly", "almost", "approximately", "some", "than", "more", "over", "up", "to", "of"].contains(&w.as_str()) && !w.chars().all(|c| c.is_ascii_digit()))
+}
+
+// A preposition ("in 2000", "until 2000") is too weak a role to tell one number's place from
+// another's; a verb or noun ("received 306", "height of 828") is not.
+
+const PREPOSITIONS: &[&str] = &[
+    "in", "on", "at", "by", "for", "from", "until", "till", "since", "with", "after", "before", "during", "into",
+    "between", "and", "or", "as", "than", "within", "through", "throughout", "per", "each", "is", "was", "are", "were",
+];
+
+// ---------------------------------------------------------------------------------------------
+// Polarity
+
+/// Negation attached to a verb: "was never open", "did not win", "has no moons", "cannot roar".
+fn negation_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:(is|was|are|were|has|have|had|did|does|do|will|would|could|can|should|may|might|must)(?:\s+(not|never|no)\b)|(never|refused\s+to|failed\s+to|declined\s+to)\b|(cannot)\b|(is|was|are|were|has|have|had|did|does|do|could|would|can)n[’']t\b)")
+            .expect("static regex")
+    })
+}
+
+fn negations(text: &str) -> usize {
+    negation_re().find_iter(text).count() + text.split_whitespace().filter(|w| matches!(w.to_lowercase().trim_matches(|c: char| !c.is_alphabetic()), "neither" | "nor")).count()
+}
+
+/// The claim with its verb negation taken out ("was never open" → "was open"), if it has one.
+fn without_negation(claim: &str) -> Option<String> {
+    let m = negation_re().captures(claim)?;
+    let whole = m.get(0)?;
+    // ", not Sydney": a contrast on a name, not a negated verb — not this rule's business.
+    let rewritten = if let Some(aux) = m.get(1) {
+        let neg = m.get(2)?;
+        if neg.as_str().eq_ignore_ascii_case("no") {
+            // "has no moons" → "has moons"
+            format!("{}{}", &claim[..aux.end()], &claim[neg.end()..])
+        } else {
+            format!("{}{}", &claim[..aux.end()], &claim[neg.end()..])
+        }
+    } else if m.get(3).is_some() {
+        format!("{}{}", &claim[..whole.start()], claim[whole.end()..].trim_start())
+    } else if m.get(4).is_some() {
+        format!("{}can{}", &claim[..whole.start()], &claim[whole.end()..])
+    } else {
+        let aux = m.get(5)?;
+        format!("{}{}{}", &claim[..whole.start()], aux.as_str(), &claim[whole.end()..])
+    };
+    Some(rewritten.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// Word pairs of opposite meaning that answers swap. Hand-written (WordNet's antonym pointers are
+/// mostly adjectives and would need shipping its data): the verbs, comparatives and directions
+/// factual answers use.
+const ANTONYMS: &[(&str, &str)] = &[
+    ("won", "lost"), ("win", "lose"), ("wins", "loses"), ("winning", "losing"), ("increased", "decreased"),
+    ("increase", "decrease"), ("increases", "decreases"), ("rose", "fell"), ("rises", "falls"), ("rise", "fall"),
+    ("higher", "lower"), ("highest", "lowest"), ("largest", "smallest"), ("larger", "smaller"), ("biggest", "smallest"),
+    ("closest", "farthest"), ("nearest", "farthest"), ("first", "last"), ("before", "after"), ("north", "south"),
+    ("northern", "southern"), ("east", "west"), ("eastern", "western"), ("more", "fewer"), ("above", "below"),
+    ("longest", "shortest"), ("longer", "shorter"), ("oldest", "youngest"), ("older", "younger"), ("eldest", "youngest"),
+    ("opened", "closed"), ("open", "closed"), ("alive", "dead"), ("accepted", "rejected"), ("approved", "rejected"),
+    ("allowed", "banned"), ("legal", "illegal"), ("succeeded", "failed"), ("success", "failure"), ("gained", "lost"),
+    ("rising", "falling"), ("strongest", "weakest"), ("richest", "poorest"), ("earliest", "latest"), ("hottest", "coldest"),
+    ("warmer", "colder"), ("warm", "cold"), ("hot", "cold"), ("wettest", "driest"), ("day", "night"), ("daylight", "night"),
+    ("entered", "left"), ("arrived", "departed"), ("imports", "exports"), ("bought", "sold"), ("buy", "sell"),
+    ("inner", "outer"), ("upper", "lower"), ("began", "ended"), ("start", "end"), ("maximum", "minimum"),
+    ("majority", "minority"), ("male", "female"), ("men", "women"), ("father", "mother"), ("son", "daughter"),
+    ("husband", "wife"), ("brother", "sister"), ("king", "queen"), ("full", "empty"), ("heavier", "lighter"),
+    ("faster", "slower"), ("fastest", "slowest"), ("cheaper", "dearer"), ("easier", "harder"), ("private", "public"),
+    ("ancient", "modern"), ("inside", "outside"), ("absent", "present"), ("rural", "urban"), ("wet", "dry"),
+    ("increasing", "decreasing"), ("expanded", "shrank"), ("joined", "left"), ("defeated", "lost"), ("victory", "defeat"),
+    ("acquitted", "convicted"), ("innocent", "guilty"), ("visible", "invisible"), ("possible", "impossible"),
+    ("rising", "falling"), ("most", "least"), ("sunrise", "sunset"), ("survived", "died"), ("survive", "die"), ("conceded", "refused"), ("acquired", "sold"), ("hunt", "scavenge"),
+];
+
+fn antonym_of(w: &str) -> Vec<&'static str> {
+    ANTONYMS.iter().filter_map(|(a, b)| if *a == w { Some(*b) } else if *b == w { Some(*a) } else { None }).collect()
+}
+
+/// The evidence sentence says the opposite: a negation one side has and the other lacks, or a word
+/// swapped for its antonym, on a sentence about the same subject.
+fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
+    let mut out = Vec::new();
+    let same_subject = same_subject(claim, sentence);
+    let (nc, ns) = (negations(claim), negations(sentence));
+    if nc > ns && same_subject {
+        if let Some(probe) = without_negation(claim) {
+            out.push(Conflict { kind: CheckKind::Polarity, claim_says: negation_re().find(claim).map(|m| m.as_str().to_string()).unwrap_or_default(), source_says: "no negation".into(), probe, sentence: si, same_role: false, denial: false });
+        }
+    }
+    // The evidence negates what the claim states: no probe to write, but support is blocked and
+    // the model's contradiction counts at the checked level.
+    if ns > nc && same_subject && shared_words(claim, sentence) * 2 >= content_words(claim).len().max(1) {
+        let says = negation_re().find(sentence).map(|m| m.as_str().to_string()).unwrap_or_default();
+        out.push(Conflict { kind: CheckKind::Polarity, claim_says: "no negation".into(), source_says: says, probe: claim.to_string(), sentence: si, same_role: false, denial: false });
+    }
+    let ev_words: Vec<String> = sentence.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).collect();
+    let claim_lower: Vec<String> = claim.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).collect();
+    for (wi, w) in word_spans(claim) {
+        let lw = w.to_lowercase();
+        if ev_words.contains(&lw) {
+            continue;
+        }
+        for a in antonym_of(&lw) {
+            if ev_words.iter().any(|e| e == a) && !claim_lower.iter().any(|c| c == a) && same_subject {
+                let probe = format!("{}{}{}", &claim[..wi], match_case(a, w), &claim[wi + w.len()..]);
+                out.push(Conflict { kind: CheckKind::Polarity, claim_says: w.to_string(), source_says: a.to_string(), probe, sentence: si, same_role: false, denial: false });
+            }
+        }
+    }
+    out
+}
+
+fn word_spans(s: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in s.char_indices() {
+        if c.is_alphanumeric() {
+            start.get_or_insert(i);
+        } else if let Some(st) = start.take() {
+            out.push((st, &s[st..i]));
+        }
+    }
+    if let Some(st) = start {
+        out.push((st, &s[st..]));
+    }
+    out
+}
+
+fn match_case(word: &str, like: &str) -> String {
+    if like.chars().next().is_some_and(char::is_uppercase) {
+        let mut c = word.chars();
+        c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+    } else {
+        word.to_string()
+    }
+}
+
+/// Whether the evidence sentence is about the claim's subject: its first name is mentioned in the
+/// sentence (or the claim opens without a name, and the sentence shares its other words).
+fn same_subject(claim: &str, sentence: &str) -> bool {
+    let Some(first) = entities::extract(claim).into_iter().next() else { return true };
+    if claim[..first.start].split_whitespace().count() > 1 {
+        return true; // the claim does not open with a name
+    }
+    let ev = entities::extract(sentence);
+    // The sentence's own subject (its first name) must be the claim's: "Biden won" says nothing
+    // about whether Trump won. A leading time or place ("In 1911 Curie received …") is skipped.
+    let subject = ev.iter().find(|e| e.text.chars().any(char::is_alphabetic));
+    match subject {
+        Some(e) if crate::claims::opens_sentence(sentence, e.start) => {
+            let m = Mentions::new(&e.text);
+            m.mentions(&first.text) || Mentions::new(&first.text).mentions(&e.text)
+        }
+        _ => Mentions::new(sentence).mentions(&first.text),
+    }
+}
+
+/// Words by which a text reports a belief in order to deny it.
+const DENIAL_CUES: &[&str] = &["misconception", "myth", "contrary to", "falsely", "wrongly", "erroneously", "mistakenly", "incorrectly", "is not true", "untrue", "debunked", "misbelief"];
+
+/// The evidence sentence presents the claim as a misconception ("A common misconception is that
+/// seasons are caused by …"): entailing the claim from it means the evidence denies it.
+fn denial(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
+    let s = sentence.to_lowercase();
+    let c = claim.to_lowercase();
+    let cue = DENIAL_CUES.iter().find(|cue| s.contains(*cue) && !c.contains(*cue))?;
+    Some(Conflict {
+        kind: CheckKind::Polarity,
+        claim_says: claim.trim_end_matches('.').to_string(),
+        source_says: format!("calls it a {cue}"),
+        probe: claim.to_string(),
+        sentence: si,
+        same_role: false,
+        denial: true,
+    })
+}
+
+/// Two names of the claim in the other order in the evidence: who did what to whom ("France took
+/// over from the United States" against "The United States took over from France").
+fn swapped_names(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
+    let names: Vec<entities::Entity> = entities::extract(claim).into_iter().filter(|e| !e.text.chars().any(|c| c.is_ascii_digit())).collect();
+    let ev = Mentions::new(sentence);
+    let lower = sentence.to_lowercase();
+    for i in 0..names.len() {
+        for j in i + 1..names.len() {
+            let (a, b) = (&names[i], &names[j]);
+            if !(ev.mentions_all(&a.text) && ev.mentions_all(&b.text)) {
+                continue;
+            }
+            let (pa, pb) = (lower.find(&a.text.to_lowercase()), lower.find(&b.text.to_lowercase()));
+            if let (Some(pa), Some(pb)) = (pa, pb) {
+                // The same link word before the second name in both ("… from the United States" /
+                // "… from France"): the same relation with its two ends swapped, not a paraphrase
+                // that turns the sentence round ("The capital is Canberra" / "Canberra is the capital").
+                let link = |text: &str, at: usize| {
+                    text[..at].split(|c: char| !c.is_alphanumeric()).rev().find(|w| !w.is_empty() && !["the", "a", "an"].contains(&w.to_lowercase().as_str())).map(str::to_lowercase)
+                };
+                let same_link = link(claim, b.start).is_some() && link(claim, b.start) == link(sentence, pa);
+                if pb < pa && same_link {
+                    let probe = format!("{}{}{}{}{}", &claim[..a.start], b.text, &claim[a.end..b.start], a.text, &claim[b.end..]);
+                    return Some(Conflict { kind: CheckKind::Name, claim_says: format!("{} … {}", a.text, b.text), source_says: format!("{} … {}", b.text, a.text), probe, sentence: si, same_role: true, denial: false });
+                }
+            }
+        }
+    }
+    None
+}
+
+/// "Wilbur piloted the first flight" against "The first flight, piloted by Orville, …": the
+/// evidence names another agent for the claim's verb.
+fn agent(claim: &str, sentences: &[String], all: &Mentions) -> Option<Conflict> {
+    let first = entities::extract(claim).into_iter().next()?;
+    if claim[..first.start].split_whitespace().count() > 1 {
+        return None;
+    }
+    let verb = claim[first.end..].split_whitespace().next()?.trim_matches(|c: char| !c.is_alphabetic());
+    if verb.len() < 4 || !verb.ends_with("ed") || !all.contains_word(&verb.to_lowercase()) {
+        return None;
+    }
+    let pattern = format!("{verb} by ");
+    for (si, s) in sentences.iter().enumerate() {
+        let Some(at) = s.find(&pattern) else { continue };
+        let rest = &s[at + pattern.len()..];
+        let Some(other) = entities::extract(rest).into_iter().next().filter(|e| e.start == 0) else { continue };
+        if Mentions::new(&other.text).mentions(&first.text) || Mentions::new(&first.text).mentions(&other.text) {
+            continue;
+        }
+        let probe = format!("{}{}{}", &claim[..first.start], other.text, &claim[first.end..]);
+        return Some(Conflict { kind: CheckKind::Name, claim_says: first.text.clone(), source_says: other.text.clone(), probe, sentence: si, same_role: true, denial: false });
+    }
+    None
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names in the same role
+
+/// A name of the claim the evidence lacks, where the best sentence has another name in the same
+/// role ("founded in Seattle" vs "founded in Albuquerque"; "the Pacific Ocean" vs "the Atlantic Ocean").
+fn names(claim: &str, sentence: &str, si: usize, all: &Mentions) -> Vec<Conflict> {
+    let mut out = Vec::new();
+    let ev = entities::extract(sentence);
+    let claim_names = entities::extract(claim);
+    let claim_mentions = Mentions::new(claim);
+    for (ci, c) in claim_names.iter().enumerate() {
+        let person = crate::claims::is_person_like(&c.text, claim, c.start);
+        if c.text.chars().any(|ch| ch.is_ascii_digit()) || all.mentions_all(&c.text) || (person && all.mentions(&c.text)) {
+            continue;
+        }
+        let role = role_word_any(claim, c.start);
+        let head = c.text.split_whitespace().last().unwrap_or("");
+        let is_subject = ci == 0 && claim[..c.start].split_whitespace().count() <= 1;
+        for e in &ev {
+            if e.text.chars().any(|ch| ch.is_ascii_digit()) || claim_mentions.mentions_all(&e.text) {
+                continue;
+            }
+            let same_role = role.is_some() && role_word_any(sentence, e.start) == role;
+            let same_head = c.text.contains(' ') && e.text.split_whitespace().last() == Some(head);
+            // A subject the sentence does not name, against a person the sentence does.
+            let both_people = is_subject && crate::claims::is_person_like(&c.text, claim, c.start) && crate::claims::is_person_like(&e.text, sentence, e.start);
+            if same_role || same_head || both_people {
+                out.push(Conflict {
+                    kind: CheckKind::Name,
+                    claim_says: c.text.clone(),
+                    source_says: e.text.clone(),
+                    probe: format!("{}{}{}", &claim[..c.start], e.text, &claim[c.end..]),
+                    sentence: si,
+                    same_role: same_role || same_head,
+                    denial: false,
+                });
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(text: &str) -> Vec<String> {
+        values(text).into_iter().map(|v| v.text).collect()
+    }
+
+    fn ev(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn finds_numbers_years_and_dates() {
+        assert_eq!(v("The bridge opened on May 24, 1883, after 13 years of construction."), ["May 24, 1883", "13 years"]);
+        assert_eq!(v("It stands 1,083 ft (330 m) tall and was built between 1887 and 1889."), ["1,083 ft", "330 m", "1887", "1889"]);
+        assert_eq!(v("Apollo 11 landed on 20 July 1969."), ["11", "20 July 1969"]);
+        assert_eq!(v("more than seven million votes"), ["seven million votes"]);
+    }
+
+    #[test]
+    fn paraphrases_rounding_and_units_match() {
+        let c = check("Its main span is 486 metres long.", &ev(&["With a main span of 486.3 metres, it was the longest."]));
+        assert!(c.conflicts.is_empty() && c.all_values_match(), "{c:?}");
+        let c = check("The tower is about 330 metres tall.", &ev(&["It stands 1,083 ft tall."]));
+        assert!(c.conflicts.is_empty() && c.all_values_match(), "{c:?}");
+        let c = check("The wall is about 21,000 kilometres long.", &ev(&["The wall measures 21,196 kilometres."]));
+        assert!(c.all_values_match(), "{c:?}");
+        let c = check("It opened in 1883 after 13 years of construction.", &ev(&["Construction began in 1870 and the bridge opened on May 24, 1883."]));
+        assert!(c.all_values_match(), "{c:?}");
+        let c = check("The war lasted from 1914 to 1918.", &ev(&["World War I was fought from 28 July 1914 to 11 November 1918."]));
+        assert!(c.all_values_match(), "{c:?}");
+    }
+
+    #[test]
+    fn different_values_in_the_same_place_conflict() {
+        let c = check("The bridge opened on May 25, 1883.", &ev(&["The bridge opened on May 24, 1883."]));
+        assert_eq!(c.conflicts.len(), 1);
+        assert_eq!(c.conflicts[0].probe, "The bridge opened on May 24, 1883.");
+        let c = check("Biden received 232 electoral votes.", &ev(&["Biden received 306 electoral votes to Trump's 232."]));
+        assert!(c.conflicts.iter().any(|x| x.source_says == "306 electoral votes" && x.same_role), "{c:?}");
+        let c = check("It has 136 floors.", &ev(&["It stands 828 metres tall and has 163 floors."]));
+        assert_eq!(c.conflicts[0].probe, "It has 163 floors.");
+    }
+
+    #[test]
+    fn polarity_and_names() {
+        let c = check("The Brooklyn Bridge was never open to pedestrians.", &ev(&["The Brooklyn Bridge carries vehicles and pedestrians."]));
+        assert_eq!(c.conflicts[0].probe, "The Brooklyn Bridge was open to pedestrians.");
+        let c = check("Earth is farthest from the Sun in early January.", &ev(&["Earth is closest to the Sun in early January."]));
+        assert!(c.conflicts.iter().any(|x| x.probe == "Earth is closest from the Sun in early January."), "{c:?}");
+        // Another subject's win says nothing of this one's.
+        let c = check("Trump lost the popular vote.", &ev(&["Joe Biden won the popular vote, defeating Donald Trump."]));
+        assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Polarity), "{c:?}");
+        // A contrast on a name is not a negated verb.
+        assert_eq!(without_negation("The capital is Canberra, not Sydney."), None);
+        let c = check("The company was founded in Seattle.", &ev(&["Microsoft was founded on April 4, 1975, in Albuquerque, New Mexico."]));
+        assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Name && x.source_says == "Albuquerque"), "{c:?}");
+    }
+}

@@ -1,0 +1,627 @@
+//! Atomic claims: a sentence cut into the facts it states, each read on its own by the model.
+//!
+//! Rules a reader can follow, applied in this order:
+//! 1. a sentence-initial pronoun or definite description ("It", "Its", "He", "The bridge") is read as
+//!    the entity it refers to (the previous sentence's subject, or the question's);
+//! 2. a relative or appositive clause after a name ("Roebling, who also supervised …",
+//!    "Tenzing Norgay, a Sherpa from Nepal, …") is its own claim about that name;
+//! 3. coordinated clauses and verb phrases ("is X and was Y", "… in 2000 and Ballmer replaced him")
+//!    are separate claims, the second keeping the first one's subject;
+//! 4. coordinated names ("with Pierre Curie and Henri Becquerel") are separate claims, except ranges
+//!    ("between 1887 and 1889") and a plural subject ("Pashto and Dari are the languages").
+//!
+//! No tagger or parser crate is used: the ones on crates.io either ship weights far over the
+//! browser's budget or need a C library; these rules cover the shapes AI answers use and every claim
+//! keeps the byte ranges (`Piece`s) of the sentence it came from.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use crate::entities;
+use crate::segment::Piece;
+
+/// One atomic claim: its text as the model reads it, and the sentence ranges it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    pub text: String,
+    /// Byte ranges (in the text the sentence came from) that this claim consists of.
+    pub parts: Vec<Piece>,
+    /// The coordinated name this claim is about, when it came from splitting one.
+    pub conjunct: Option<Piece>,
+}
+
+/// More claims than this from one sentence are not split further (bounds the model's work).
+pub const MAX_CLAIMS_PER_SENTENCE: usize = 8;
+
+/// What sentence-initial pronouns can refer to: updated sentence by sentence.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Discourse {
+    /// The last sentence subject that is a thing ("It", "Its", "The bridge").
+    pub thing: Option<String>,
+    /// The last person named as a subject, or failing that anywhere ("He", "She", "His", "Her").
+    pub person: Option<String>,
+}
+
+impl Discourse {
+    /// The question's subject starts the discourse ("When did the Brooklyn Bridge open?").
+    pub fn from_question(question: &str) -> Self {
+        let mut d = Discourse::default();
+        // The question's subject: its first name, close to its start and not the object of "of"
+        // ("When did the Brooklyn Bridge open?", not "What is the capital of Australia?").
+        let names: Vec<entities::Entity> = entities::extract(question).into_iter().filter(|e| e.text.chars().any(char::is_alphabetic)).collect();
+        // A name right after the question's auxiliary is its subject ("What prizes did Marie Curie win?").
+        let after_aux = names.iter().find(|e| {
+            let before: Vec<&str> = question[..e.start].split_whitespace().collect();
+            let n = before.len();
+            let aux = |w: &str| matches!(w, "did" | "does" | "do" | "is" | "was" | "are" | "were" | "has" | "have" | "had");
+            (n >= 1 && aux(before[n - 1])) || (n >= 2 && aux(before[n - 2]) && before[n - 1] == "the")
+        });
+        if let Some(e) = after_aux.or(names.first()) {
+            let before: Vec<&str> = question[..e.start].split_whitespace().collect();
+            if before.len() <= 4 && before.last().is_none_or(|w| !w.eq_ignore_ascii_case("of")) {
+                let article = article_before(question, e.start);
+                d.note(&format!("{article}{}", strip_possessive(&e.text)), &e.text, question, e.start);
+            }
+        }
+        d
+    }
+
+    fn note(&mut self, phrase: &str, name: &str, text: &str, at: usize) {
+        if is_person_like(name, text, at) {
+            self.person = Some(phrase.to_string());
+        } else {
+            self.thing = Some(phrase.to_string());
+        }
+    }
+
+    /// Reads one sentence (as the reader sees it, pronouns resolved): its subject becomes the referent.
+    pub fn update(&mut self, sentence: &str) {
+        let ents = entities::extract(sentence);
+        if let Some(first) = ents.iter().find(|e| e.text.chars().any(char::is_alphabetic)) {
+            let lead = &sentence[..first.start];
+            let lead_words: Vec<&str> = lead.split_whitespace().collect();
+            let name = head_name(&first.text);
+            if opens_sentence(sentence, first.start) && !starts_with_pronoun(sentence) {
+                let article = article_before(sentence, first.start);
+                self.note(&format!("{article}{name}"), &first.text, sentence, first.start);
+                return;
+            }
+            // "The capital of Australia is Canberra": a description equated with a name names the referent.
+            if lead_words.len() > 1 && !starts_with_pronoun(sentence) {
+                for e in &ents {
+                    let before: Vec<&str> = sentence[..e.start].split_whitespace().collect();
+                    let n = before.len();
+                    let after_is = (n >= 1 && matches!(before[n - 1], "is" | "was")) || (n >= 2 && matches!(before[n - 2], "is" | "was") && before[n - 1] == "the");
+                    if after_is && e.text.chars().any(char::is_alphabetic) {
+                        let article = article_before(sentence, e.start);
+                        self.note(&format!("{article}{}", head_name(&e.text)), &e.text, sentence, e.start);
+                        return;
+                    }
+                }
+            }
+        }
+        // No named subject: the referents stay (a place named later is no "she").
+    }
+
+    /// What a sentence-initial referring word stands for, with the words it spans in `sentence`:
+    /// `("It", "The Brooklyn Bridge")`, `("Its", "The Brooklyn Bridge's")`.
+    pub fn resolve(&self, sentence: &str) -> Option<(usize, String)> {
+        let first = word_re().find(sentence)?;
+        if first.start() != 0 {
+            return None;
+        }
+        let w = first.as_str();
+        let possessive = |s: &String| if s.ends_with('s') { format!("{s}'") } else { format!("{s}'s") };
+        let out = match w {
+            "It" => self.thing.clone(),
+            "Its" => self.thing.as_ref().map(possessive),
+            "He" | "She" => self.person.clone(),
+            "His" | "Her" => self.person.as_ref().map(possessive),
+            "The" | "This" => {
+                // "The bridge" for "the Brooklyn Bridge": the noun must be the referent's head word, or a
+                // general type word for a thing.
+                let second = word_re().find_at(sentence, first.end())?;
+                let noun = second.as_str();
+                if !noun.chars().next().is_some_and(char::is_lowercase) || second.start() != first.end() + 1 {
+                    return None;
+                }
+                let thing = self.thing.as_ref()?;
+                let head_matches = thing.split_whitespace().last().is_some_and(|h| h.eq_ignore_ascii_case(noun));
+                if !(head_matches || TYPE_NOUNS.contains(&noun)) {
+                    return None;
+                }
+                // "The company's" keeps its possessive.
+                let rest = &sentence[second.end()..];
+                let (span_end, text) =
+                    if rest.starts_with("'s") || rest.starts_with("’s") { (second.end() + rest.chars().take(2).map(char::len_utf8).sum::<usize>(), possessive(thing)) } else { (second.end(), thing.clone()) };
+                return Some((span_end, capitalise(&text)));
+            }
+            _ => None,
+        }?;
+        Some((first.end(), capitalise(&out)))
+    }
+}
+
+/// General nouns a definite description of a thing may use ("The city was designed by …").
+const TYPE_NOUNS: &[&str] = &[
+    "company", "city", "country", "building", "bridge", "tower", "river", "planet", "painting", "novel", "book",
+    "film", "band", "team", "organization", "organisation", "university", "museum", "ship", "canal", "mountain",
+    "island", "reef", "desert", "telescope", "war", "treaty", "phone", "car", "currency", "language", "chapel",
+    "plant", "station", "region", "state", "wall", "structure", "monument", "church", "palace", "lake", "park",
+    "festival", "game", "album", "song", "series", "show", "device", "disaster", "species", "animal", "agency",
+];
+
+/// Whether a name at `at` is where the sentence's subject stands: at its start, after an article,
+/// or after a leading time or place ("In 1911 Curie received …", "On 9 November, the wall fell").
+pub fn opens_sentence(sentence: &str, at: usize) -> bool {
+    let lead: Vec<&str> = sentence[..at].split_whitespace().collect();
+    if lead.len() <= 1 {
+        return lead.first().is_none_or(|w| matches!(w.to_lowercase().as_str(), "the" | "a" | "an"));
+    }
+    const OPENERS: &[&str] = &["In", "On", "At", "By", "After", "Before", "During", "Since", "From", "Until", "Around"];
+    OPENERS.contains(&lead[0]) && lead.len() <= 4 && lead[1..].iter().all(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit() || c.is_uppercase()) || matches!(*w, "the" | "of"))
+}
+
+/// Words that end a name in an institution, place or thing rather than a person.
+const THING_WORDS: &[&str] = &[
+    "Bridge", "Tower", "University", "River", "Ocean", "Sea", "Mountain", "Mount", "Company", "Inc", "Corporation",
+    "Museum", "Building", "Park", "Street", "City", "State", "States", "Kingdom", "Republic", "Union", "Prize",
+    "Award", "War", "Act", "Canal", "Wall", "Desert", "Reef", "Chapel", "Telescope", "Station", "Island", "Islands",
+    "Lake", "Bay", "Trench", "Deep", "Range", "Peninsula", "Cup", "Games", "Olympics", "Party", "Council", "Court",
+    "Army", "Church", "Palace", "Hall", "House", "College", "School", "Institute", "Center", "Centre", "Airport",
+    "Hospital", "Bank", "Agency", "Area", "Region", "Province", "County", "Valley", "Forest", "Square", "Lisa",
+    "Movie", "Film", "Series", "Show", "Festival", "Cathedral", "Temple", "Castle", "Stadium", "Theatre", "Theater",
+    "Motors", "Group", "Ltd", "Co", "Foundation", "Society", "Association", "League", "Club", "Agreement", "Treaty",
+    "Tea", "Engine", "Space", "Program", "Programme", "Project", "Mission", "Plant", "Zone", "Wars", "Coast",
+];
+
+/// A name that reads as a person's: two to four capitalised words without digits, not led by "the",
+/// not ending in an institution or place word.
+pub fn is_person_like(name: &str, text: &str, at: usize) -> bool {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    (2..=4).contains(&words.len())
+        && words.iter().all(|w| w.chars().next().is_some_and(char::is_uppercase) && !w.chars().any(|c| c.is_ascii_digit()))
+        && !words.iter().any(|w| THING_WORDS.contains(&w.trim_end_matches(['.', ','])))
+        && !article_before(text, at).eq_ignore_ascii_case("the ")
+}
+
+fn article_before(text: &str, at: usize) -> &'static str {
+    let before = text[..at].trim_end();
+    let last = before.rsplit(|c: char| !c.is_alphabetic()).next().unwrap_or("");
+    if last.eq_ignore_ascii_case("the") {
+        "the "
+    } else {
+        ""
+    }
+}
+
+/// The name a phrase found by `entities::extract` refers to: up to a possessive ("the Golden Gate
+/// Bridge's 1,280-metre" → "Golden Gate Bridge"), and without a sentence-initial nominalisation
+/// ("Construction of the Golden Gate Bridge" → "Golden Gate Bridge").
+fn head_name(s: &str) -> String {
+    let mut s = s;
+    for p in ["'s", "’s"] {
+        if let Some(i) = s.find(p) {
+            s = &s[..i];
+        }
+    }
+    if let Some((head, tail)) = s.split_once(" of ") {
+        let nominal = ["tion", "sion", "ment", "ance", "ence", "ing", "ure", "ity"].iter().any(|suf| head.ends_with(suf));
+        if !head.contains(' ') && nominal && !["University", "Department", "City", "Ministry", "Government"].contains(&head) {
+            return tail.trim_start_matches("the ").to_string();
+        }
+    }
+    s.to_string()
+}
+
+fn strip_possessive(s: &str) -> &str {
+    s.strip_suffix("'s").or_else(|| s.strip_suffix("’s")).unwrap_or(s)
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+fn starts_with_pronoun(s: &str) -> bool {
+    let w = s.split_whitespace().next().unwrap_or("");
+    PRONOUNS.contains(&w)
+}
+
+const PRONOUNS: &[&str] = &["It", "Its", "He", "She", "His", "Her", "They", "Their", "This", "These"];
+const SUBJECT_PRONOUNS: &[&str] = &["it", "he", "she", "they"];
+
+fn word_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"[\p{L}\p{N}][\p{L}\p{N}'’\-–.]*[\p{L}\p{N}]|[\p{L}\p{N}]").expect("static regex"))
+}
+
+/// Finite verbs and auxiliaries that open a verb phrase. Regular past tenses ("-ed") are found by
+/// their ending; these are the auxiliaries and the irregular verbs answers use most.
+const VERBS: &[&str] = &[
+    "is", "was", "are", "were", "has", "had", "have", "will", "would", "can", "could", "may", "might", "did", "does",
+    "do", "became", "becomes", "remains", "remain", "won", "wins", "lost", "loses", "made", "makes", "began", "begins",
+    "took", "takes", "led", "leads", "ran", "runs", "held", "holds", "went", "goes", "came", "comes", "gave", "gives",
+    "grew", "grows", "built", "builds", "wrote", "writes", "said", "says", "sold", "sells", "left", "leaves", "met",
+    "meets", "found", "finds", "fell", "falls", "rose", "rises", "stood", "stands", "spent", "spends", "flew", "flies",
+    "drew", "draws", "lies", "lay", "hangs", "hung", "sank", "sinks", "struck", "strikes", "broke", "breaks", "became",
+    "carries", "covers", "contains", "includes", "lives", "eats", "runs", "uses", "means", "needs", "shows", "gets",
+    "got", "kept", "keeps", "brought", "brings", "taught", "teaches", "thought", "bought", "paid", "pays", "felt",
+    "told", "tells", "knew", "knows", "saw", "sees", "chose", "spoke", "stole", "swam", "won", "shared", "shares",
+];
+const ADVERBS: &[&str] = &["also", "later", "then", "still", "never", "only", "soon", "eventually", "not", "now", "first", "again", "finally", "often", "usually"];
+/// Past participles ending in "-ed" that usually follow a noun as an adjective ("the bridge named …").
+fn is_verb(w: &str) -> bool {
+    let lw = w.to_lowercase();
+    if lw != w {
+        return false;
+    }
+    VERBS.contains(&w) || (w.len() > 4 && w.ends_with("ed") && !w.ends_with("eed"))
+}
+
+/// Words of `s` with byte ranges.
+fn words(s: &str) -> Vec<(usize, usize, &str)> {
+    word_re().find_iter(s).map(|m| (m.start(), m.end(), m.as_str())).collect()
+}
+
+/// Index (into `ws`) of the first finite verb, skipping the first word (a sentence opens with its
+/// subject). A listed verb wins over an earlier "-ed" word, which is often a participle modifying
+/// the subject ("The hemisphere tilted toward the Sun gets …").
+fn first_verb(ws: &[(usize, usize, &str)]) -> Option<usize> {
+    let end = ws.iter().position(|w| matches!(w.2, "and" | "but")).unwrap_or(ws.len());
+    (1..end)
+        .find(|&i| VERBS.contains(&ws[i].2))
+        .or_else(|| (1..ws.len()).find(|&i| is_verb(ws[i].2) && !matches!(ws[i - 1].2, "the" | "a" | "an")))
+}
+
+/// Splits the sentence `text[parts]` (a sentence less what `[NA]` marks) into claims, reading
+/// sentence-initial referring words through `discourse`.
+pub fn claims_of_parts(text: &str, parts: &[Piece], discourse: &Discourse) -> Vec<Claim> {
+    let parts: Vec<Piece> = parts.iter().filter(|p| p.end > p.start).cloned().collect();
+    if parts.is_empty() {
+        return Vec::new();
+    }
+    // Clause-level splits need the sentence whole; with an `[NA]` hole only names are split.
+    let clauses: Vec<Draft> = if parts.len() == 1 {
+        let p = &parts[0];
+        let mut first = Draft { parts: vec![p.clone()], replace: None, prefix: None };
+        if let Some((end, by)) = discourse.resolve(&text[p.start..p.end]) {
+            first.replace = Some((Piece { start: p.start, end: p.start + end }, by));
+        }
+        split_clauses(text, first, discourse)
+    } else {
+        vec![Draft { parts, replace: None, prefix: None }]
+    };
+    let mut done: Vec<Claim> = Vec::new();
+    let mut todo: Vec<Claim> = clauses.into_iter().rev().map(|d| d.into_claim(text)).collect();
+    while let Some(claim) = todo.pop() {
+        if done.len() + todo.len() + 1 >= MAX_CLAIMS_PER_SENTENCE {
+            done.push(claim);
+            continue;
+        }
+        match split_names_once(text, &claim) {
+            Some((a, b)) => {
+                todo.push(b);
+                todo.push(a);
+            }
+            None => done.push(claim),
+        }
+    }
+    // Splitting a list pairwise can reach the same claim twice.
+    let mut seen = std::collections::HashSet::new();
+    done.retain(|c| seen.insert(c.text.clone()));
+    done
+}
+
+/// A claim under construction: sentence ranges, a referring word read as its referent, and words
+/// put before it (the subject a relative clause or a second verb phrase shares).
+#[derive(Debug, Clone)]
+struct Draft {
+    parts: Vec<Piece>,
+    replace: Option<(Piece, String)>,
+    prefix: Option<String>,
+}
+
+impl Draft {
+    fn into_claim(self, text: &str) -> Claim {
+        let mut pieces: Vec<String> = Vec::new();
+        if let Some(p) = &self.prefix {
+            pieces.push(p.clone());
+        }
+        for part in &self.parts {
+            match &self.replace {
+                Some((r, by)) if r.start >= part.start && r.end <= part.end => {
+                    pieces.push(format!("{}{}{}", &text[part.start..r.start], by, &text[r.end..part.end]));
+                }
+                _ => pieces.push(text[part.start..part.end].to_string()),
+            }
+        }
+        let mut out = String::new();
+        for piece in pieces {
+            if !out.is_empty() && !out.ends_with(' ') && !piece.starts_with([' ', ',', '.', ';', ':', '!', '?']) {
+                out.push(' ');
+            }
+            out.push_str(&piece);
+        }
+        let mut t = out.split_whitespace().collect::<Vec<_>>().join(" ");
+        t = t.trim_end_matches([',', ';', ' ']).to_string();
+        if !t.ends_with(['.', '!', '?']) {
+            t.push('.');
+        }
+        Claim { text: capitalise(&t), parts: self.parts, conjunct: None }
+    }
+
+    /// The claim's text so far (for finding its subject).
+    fn text(&self, text: &str) -> String {
+        self.clone().into_claim(text).text
+    }
+}
+
+/// Relative and appositive clauses, then coordinated clauses and verb phrases.
+fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> {
+    let p = draft.parts[0].clone();
+    let s = &text[p.start..p.end];
+    // Rule 2: ", who …" / ", which …" / ", a Sherpa from Nepal," after a name.
+    for e in entities::extract(s) {
+        let after = &s[e.end..];
+        let Some(rest) = after.strip_prefix(", ") else { continue };
+        let rel = ["who ", "which "].iter().find(|w| rest.starts_with(*w)).map(|w| w.len());
+        let appositive = ["a ", "an "].iter().any(|w| rest.starts_with(w));
+        if rel.is_none() && !appositive {
+            continue;
+        }
+        let body_start = e.end + 2 + rel.unwrap_or(0);
+        // The clause runs to the next comma that closes it, or to the sentence's end.
+        let close = s[body_start..].find(", ").map(|i| body_start + i);
+        let body_end = close.unwrap_or_else(|| s.trim_end_matches(['.', '!', '?']).len());
+        let body = &s[body_start..body_end];
+        let body_words = words(body);
+        if appositive && (close.is_none() || body_words.len() > 8 || body_words.iter().any(|w| is_verb(w.2))) {
+            continue; // "X, a Y," must be a short noun phrase closed by a comma
+        }
+        if rel.is_some() && !body_words.iter().take(3).any(|w| is_verb(w.2)) {
+            continue;
+        }
+        let antecedent = match &draft.replace {
+            Some((r, by)) if r.start == p.start && r.end >= p.start + e.start => by.clone(),
+            _ => e.text.clone(),
+        };
+        let mut main = draft.clone();
+        let (cut_from, cut_to) = (p.start + e.end, p.start + close.map_or(body_end, |c| c + 1));
+        main.parts = vec![Piece { start: p.start, end: cut_from }, Piece { start: cut_to, end: p.end }]
+            .into_iter()
+            .filter(|x| x.end > x.start)
+            .collect();
+        let linking = if appositive { Some(format!("{antecedent} is")) } else { Some(antecedent) };
+        let clause = Draft {
+            parts: vec![Piece { start: p.start + body_start, end: p.start + body_end }],
+            replace: None,
+            prefix: linking,
+        };
+        // The main clause may split further; the relative clause stays one claim.
+        let mut out = if main.parts.len() == 1 { split_clauses(text, main, discourse) } else { vec![main] };
+        out.push(clause);
+        return out;
+    }
+    // Rule 3: "… and was Y", "… and it was Y", "… and Ballmer replaced him", "…, but …".
+    let ws = words(s);
+    let Some(verb) = first_verb(&ws) else { return vec![draft] };
+    for (i, w) in ws.iter().enumerate().skip(verb + 1) {
+        if !matches!(w.2, "and" | "but") || i + 1 >= ws.len() {
+            continue;
+        }
+        // A range or a list of names ("between 1887 and 1889", "Pierre Curie and Henri Becquerel")
+        // is no clause boundary.
+        if ws[..i].iter().rev().take(3).any(|x| x.2 == "between") {
+            continue;
+        }
+        let mut j = i + 1;
+        while j < ws.len() && ADVERBS.contains(&ws[j].2) {
+            j += 1;
+        }
+        if j >= ws.len() {
+            break;
+        }
+        let cut = p.start + w.0;
+        let mut left_end = w.0;
+        let before = s[..left_end].trim_end();
+        left_end = before.trim_end_matches(',').len();
+        let own_subject = SUBJECT_PRONOUNS.contains(&ws[j].2) && ws.get(j + 1).is_some_and(|x| is_verb(x.2) || ADVERBS.contains(&x.2));
+        let named_subject = !own_subject && {
+            let rest = &s[ws[j].0..];
+            entities::extract(rest).first().is_some_and(|e| e.start == 0 && words(&rest[e.end..]).first().is_some_and(|x| is_verb(x.2)))
+        };
+        let shared_subject = !own_subject && !named_subject && is_verb(ws[j].2);
+        if !(own_subject || named_subject || shared_subject) {
+            continue;
+        }
+        let mut left = draft.clone();
+        left.parts = vec![Piece { start: p.start, end: p.start + left_end }];
+        if left.replace.as_ref().is_some_and(|(r, _)| r.end > p.start + left_end) {
+            left.replace = None;
+        }
+        let right_start = p.start + ws[i + 1].0;
+        let mut right = Draft { parts: vec![Piece { start: right_start, end: p.end }], replace: None, prefix: None };
+        let subject = {
+            let t = left.text(text);
+            let tw = words(&t);
+            first_verb(&tw).map(|v| t[..tw[v].0].trim().to_string()).filter(|x| !x.is_empty())
+        };
+        if own_subject {
+            // "and it was …": "it" is the first clause's subject.
+            let Some(subject) = subject else { continue };
+            let pr = ws[j];
+            right.replace = Some((Piece { start: p.start + pr.0, end: p.start + pr.1 }, subject));
+            if j > i + 1 {
+                right.parts = vec![Piece { start: p.start + pr.0, end: p.end }];
+                right.prefix = None;
+            }
+        } else if shared_subject {
+            let Some(subject) = subject else { continue };
+            right.prefix = Some(subject);
+        }
+        let _ = cut;
+        let mut out = split_clauses(text, left, discourse);
+        out.extend(split_clauses(text, right, discourse));
+        return out;
+    }
+    vec![draft]
+}
+
+/// The first "A and B" of names in the claim, as two claims.
+fn split_names_once(text: &str, claim: &Claim) -> Option<(Claim, Claim)> {
+    // Work on each part: coordinated names sit inside one part.
+    for (pi, part) in claim.parts.iter().enumerate() {
+        let s = &text[part.start..part.end];
+        let ents = entities::extract(s);
+        let link = |i: usize| -> Link {
+            let between = &s[ents[i].end..ents[i + 1].start];
+            match between.trim_matches(|c: char| c == ',' || c.is_whitespace()) {
+                "and" | "and the" | "or" | "as well as" => Link::And,
+                "" if between.contains(',') => Link::Comma,
+                _ => Link::None,
+            }
+        };
+        for i in 0..ents.len().saturating_sub(1) {
+            let (l, r) = (&ents[i], &ents[i + 1]);
+            // "A, B and C": a comma counts when the list it starts ends in "and".
+            let coordinated = match link(i) {
+                Link::And => true,
+                Link::Comma => (i + 1..ents.len() - 1).map(link).take_while(|k| *k != Link::None).any(|k| k == Link::And),
+                Link::None => false,
+            };
+            if !coordinated {
+                continue;
+            }
+            // "James and Oliver Phelps", "Fred and George Weasley": one surname shared, not two names.
+            let shared_surname = !l.text.contains(' ') && r.text.split(' ').count() == 2 && r.text.split(' ').all(|w| w.chars().next().is_some_and(char::is_uppercase));
+            // "between 1887 and 1889": a range, one fact.
+            let range = s[..l.start].split_whitespace().next_back().is_some_and(|w| w.eq_ignore_ascii_case("between"));
+            // "Pashto and Dari are the languages": a plural subject, one fact about both.
+            let plural_subject = {
+                let next = s[r.end..].split_whitespace().next().unwrap_or("");
+                matches!(next, "are" | "were" | "have" | "both" | "together" | "share" | "shared")
+            };
+            if shared_surname || range || plural_subject {
+                continue;
+            }
+            let abs = |x: usize| part.start + x;
+            let mut left_parts = claim.parts[..pi].to_vec();
+            left_parts.push(Piece { start: part.start, end: abs(l.end) });
+            left_parts.push(Piece { start: abs(r.end), end: part.end });
+            left_parts.extend_from_slice(&claim.parts[pi + 1..]);
+            let mut right_parts = claim.parts[..pi].to_vec();
+            right_parts.push(Piece { start: part.start, end: abs(l.start) });
+            right_parts.push(Piece { start: abs(r.start), end: part.end });
+            right_parts.extend_from_slice(&claim.parts[pi + 1..]);
+            // The claim's text may carry a resolved pronoun or a shared subject: substitute in it.
+            let (lt, rt) = (&text[abs(l.start)..abs(l.end)], &text[abs(r.start)..abs(r.end)]);
+            let joined = &text[abs(l.start)..abs(r.end)];
+            let mk = |parts: Vec<Piece>, keep: &str, conj: Piece| {
+                let parts: Vec<Piece> = parts.into_iter().filter(|p| p.end > p.start).collect();
+                let t = claim.text.replacen(joined, keep, 1);
+                Claim { text: t, parts, conjunct: Some(conj) }
+            };
+            if !claim.text.contains(joined) {
+                continue;
+            }
+            return Some((
+                mk(left_parts, lt, Piece { start: abs(l.start), end: abs(l.end) }),
+                mk(right_parts, rt, Piece { start: abs(r.start), end: abs(r.end) }),
+            ));
+        }
+    }
+    None
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Link {
+    And,
+    Comma,
+    None,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts_in(s: &str, d: &Discourse) -> Vec<String> {
+        claims_of_parts(s, &[Piece { start: 0, end: s.len() }], d).into_iter().map(|c| c.text).collect()
+    }
+
+    fn texts(s: &str) -> Vec<String> {
+        texts_in(s, &Discourse::default())
+    }
+
+    #[test]
+    fn splits_coordinated_names() {
+        assert_eq!(
+            texts("Rick Scott attended the University of Missouri–Kansas City and Southern Methodist University."),
+            ["Rick Scott attended the University of Missouri–Kansas City.", "Rick Scott attended Southern Methodist University."]
+        );
+        assert_eq!(texts("It was in Paris, London and Rome.").len(), 3);
+        assert_eq!(
+            texts("She shared the 1903 prize with Pierre Curie and Henri Becquerel."),
+            ["She shared the 1903 prize with Pierre Curie.", "She shared the 1903 prize with Henri Becquerel."]
+        );
+    }
+
+    #[test]
+    fn keeps_ranges_compounds_and_shared_surnames_whole() {
+        assert_eq!(texts("James and Oliver Phelps played the twins.").len(), 1);
+        assert_eq!(texts("It was built between 1887 and 1889 as an arch.").len(), 1);
+        assert_eq!(texts("The war lasted from 1914 to 1918.").len(), 1);
+        assert_eq!(texts("Pashto and Dari are the official languages of Afghanistan.").len(), 1);
+    }
+
+    #[test]
+    fn splits_verb_phrases_and_clauses_keeping_the_subject() {
+        assert_eq!(
+            texts("Its main span is 486 metres long and it was the longest bridge until 1903."),
+            ["Its main span is 486 metres long.", "Its main span was the longest bridge until 1903."]
+        );
+        assert_eq!(texts("He was born in 1950 and died in 2001."), ["He was born in 1950.", "He died in 2001."]);
+        assert_eq!(
+            texts("Gates stepped down as CEO in 2000 and Steve Ballmer replaced him."),
+            ["Gates stepped down as CEO in 2000.", "Steve Ballmer replaced him."]
+        );
+    }
+
+    #[test]
+    fn relative_and_appositive_clauses_are_claims_about_their_name() {
+        assert_eq!(
+            texts("It was designed by John Roebling, who also supervised its construction until it was finished."),
+            ["It was designed by John Roebling.", "John Roebling also supervised its construction until it was finished."]
+        );
+        assert_eq!(
+            texts("Tenzing Norgay, a Sherpa from Nepal, reached the summit."),
+            ["Tenzing Norgay reached the summit.", "Tenzing Norgay is a Sherpa from Nepal."]
+        );
+    }
+
+    #[test]
+    fn resolves_sentence_initial_referring_words() {
+        let mut d = Discourse::from_question("When did the Brooklyn Bridge open and who designed it?");
+        assert_eq!(texts_in("It was designed by John Roebling.", &d), ["The Brooklyn Bridge was designed by John Roebling."]);
+        assert_eq!(texts_in("Its main span is 486 metres long.", &d), ["The Brooklyn Bridge's main span is 486 metres long."]);
+        assert_eq!(texts_in("The bridge carries cars.", &d), ["The Brooklyn Bridge carries cars."]);
+        d.update("Marie Curie was a physicist.");
+        assert_eq!(texts_in("She won two prizes.", &d), ["Marie Curie won two prizes."]);
+        assert_eq!(texts_in("It was designed by John Roebling.", &d), ["The Brooklyn Bridge was designed by John Roebling."]);
+        // A definite description whose noun does not fit the referent stays as written.
+        assert_eq!(texts_in("The man was tall.", &d), ["The man was tall."]);
+        // A description equated with a name makes the name the referent; a possessive is not kept.
+        let mut d = Discourse::from_question("What is the capital of Australia?");
+        assert_eq!(d.thing, None);
+        d.update("The capital of Australia is Canberra, not Sydney.");
+        assert_eq!(texts_in("It was chosen in 1908.", &d), ["Canberra was chosen in 1908."]);
+        d.update("The Amazon's basin is large.");
+        assert_eq!(d.thing.as_deref(), Some("the Amazon"));
+        d.update("Construction of the Golden Gate Bridge began in 1933.");
+        assert_eq!(texts_in("Its main span was long.", &d), ["The Golden Gate Bridge's main span was long."]);
+    }
+}

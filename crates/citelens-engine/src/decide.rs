@@ -1,0 +1,261 @@
+//! The decide stage: from a claim's scores and typed checks to its status, confidence and reasons.
+//! `Decider` is the seam for a trained classifier; `RuleDecider` is the auditable rule set.
+
+use crate::checks::{CheckKind, CheckOutcome};
+use crate::entities::{self, Mentions};
+use crate::question;
+use crate::report::{CheckReport, ClaimStatus, Probs};
+use crate::thresholds::Thresholds;
+
+/// Everything known about one claim against the evidence of its sentence (or one citation of it).
+pub struct ClaimFacts<'a> {
+    pub claim: &'a str,
+    pub question: &'a str,
+    /// The deciding reading's probabilities (best-entailing candidate, or the joint / least
+    /// contradicting reading when nothing entails).
+    pub probs: Probs,
+    /// The evidence the claim is judged against (its names and words).
+    pub evidence: &'a Mentions,
+    pub checks: &'a CheckOutcome,
+    /// Per conflict of `checks`: (probe P(entailment), claim P(entailment) on the same sentence),
+    /// `None` when the conflict's sentence is not part of this evidence.
+    pub probes: &'a [Option<(f32, f32)>],
+}
+
+/// A claim's status and how sure the rule is of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub status: ClaimStatus,
+    /// In [0, 1]: how strongly the deciding evidence backs the status.
+    pub confidence: f32,
+    pub checks: Vec<CheckReport>,
+    pub relevance: f32,
+    pub coverage: f32,
+    pub missing_entities: Vec<String>,
+    /// A contradiction only the model's scores support.
+    pub model_only: bool,
+}
+
+impl Decision {
+    /// Shown as unsure: below the unsure level, or a contradiction the model gives with nothing a
+    /// typed check found to back it (the small model's contradictions on paraphrases are its most
+    /// harmful error).
+    pub fn uncertain(&self, t: &Thresholds) -> bool {
+        self.confidence < t.unsure_below || self.model_only
+    }
+}
+
+pub trait Decider {
+    fn decide(&self, facts: &ClaimFacts) -> Decision;
+    fn thresholds(&self) -> &Thresholds;
+}
+
+pub struct RuleDecider {
+    pub thresholds: Thresholds,
+}
+
+impl Decider for RuleDecider {
+    fn thresholds(&self) -> &Thresholds {
+        &self.thresholds
+    }
+
+    fn decide(&self, f: &ClaimFacts) -> Decision {
+        let t = &self.thresholds;
+        let relevance = relevance(f.claim, f.evidence);
+        let coverage = coverage(f.claim, f.evidence);
+        let missing_entities: Vec<String> =
+            entities::extract(f.claim).into_iter().filter(|e| !f.evidence.mentions(&e.text)).map(|e| e.text).collect();
+        let p = f.probs;
+
+        // Typed checks: a conflict is confirmed when the model reads the claim with the evidence's
+        // value as clearly better entailed than the claim itself.
+        let mut reports = Vec::new();
+        let mut confirmed: Option<f32> = None;
+        let mut unconfirmed_polarity = false;
+        let mut unconfirmed_value = false;
+        for (c, probe) in f.checks.conflicts.iter().zip(f.probes) {
+            let Some((probe_ent, claim_ent)) = *probe else { continue };
+            // A number or date the evidence gives otherwise (the claim's own value appears nowhere in
+            // it) is confirmed by the probe alone: the small model reads past values, so it often
+            // entails the claim too. Names and polarity need the probe clearly ahead of the claim.
+            let is_confirmed = match c.kind {
+                _ if c.denial => probe_ent >= t.probe_entailment,
+                CheckKind::Number | CheckKind::Date => probe_ent >= t.probe_entailment,
+                _ => probe_ent >= t.probe_entailment && probe_ent - claim_ent >= if c.same_role { t.probe_margin * 0.6 } else { t.probe_margin },
+            };
+            if is_confirmed {
+                confirmed = Some(confirmed.unwrap_or(0.0).max(probe_ent));
+            } else if c.kind == CheckKind::Polarity || (c.kind == CheckKind::Name && c.same_role) {
+                // An opposite the model cannot weigh, or two names in swapped roles: not support.
+                unconfirmed_polarity = true;
+            } else if c.kind != CheckKind::Name {
+                unconfirmed_value = true;
+            }
+            reports.push(CheckReport {
+                kind: c.kind,
+                result: if is_confirmed { "mismatch".into() } else { "unconfirmed".into() },
+                answer_says: c.claim_says.clone(),
+                source_says: c.source_says.clone(),
+                message: if is_confirmed {
+                    format!("the source says {}; the answer says {}", c.source_says, c.claim_says)
+                } else {
+                    format!("the source has {} where the answer has {}; not clearly the same fact", c.source_says, c.claim_says)
+                },
+                probe_entailment: Some(probe_ent),
+            });
+        }
+        for m in &f.checks.matched {
+            reports.push(CheckReport {
+                kind: CheckKind::Number,
+                result: "match".into(),
+                answer_says: m.clone(),
+                source_says: m.clone(),
+                message: format!("the source gives {m}"),
+                probe_entailment: None,
+            });
+        }
+        for m in &f.checks.unmatched {
+            reports.push(CheckReport {
+                kind: CheckKind::Number,
+                result: "absent".into(),
+                answer_says: m.clone(),
+                source_says: String::new(),
+                message: format!("the source does not give {m}"),
+                probe_entailment: None,
+            });
+        }
+        let decision = |status, confidence: f32, checks| Decision {
+            status,
+            confidence: confidence.clamp(0.0, 1.0),
+            checks,
+            relevance,
+            coverage,
+            missing_entities: missing_entities.clone(),
+            model_only: false,
+        };
+        if let Some(conf) = confirmed {
+            return decision(ClaimStatus::Contradicted, conf, reports);
+        }
+        let values_ok = f.checks.all_values_match() && !unconfirmed_value;
+        // A number or date of the claim the evidence gives otherwise is never supported.
+        let value_conflict = f.checks.conflicts.iter().any(|c| matches!(c.kind, CheckKind::Number | CheckKind::Date));
+        let support = if t.coverage_power > 0.0 { p.entailment * coverage.powf(t.coverage_power) } else { p.entailment };
+        let entailed = support >= t.entailment && p.entailment >= p.contradiction;
+        let entailed_by_values =
+            values_ok && coverage >= t.values_coverage && p.entailment >= t.values_entailment && p.contradiction < t.contradiction;
+        if (entailed || entailed_by_values) && !unconfirmed_polarity && !value_conflict {
+            let mut status = if t.require_entities && !missing_entities.is_empty() { ClaimStatus::PartiallySupported } else { ClaimStatus::Supported };
+            // A value the evidence does not give is a fact it lacks, however fluent the paraphrase.
+            if !f.checks.unmatched.is_empty() && !values_ok {
+                status = ClaimStatus::Missing;
+            }
+            if t.require_question_subject && status == ClaimStatus::Supported && !question::missing_subjects(f.claim, f.question, f.evidence).is_empty() {
+                status = ClaimStatus::PartiallySupported;
+            }
+            // Matching values raise confidence in a support the model gives only weakly.
+            let confidence = if values_ok { (p.entailment + 0.35).max(support) } else { p.entailment };
+            return decision(status, confidence, reports);
+        }
+        if relevance < t.relevance {
+            return decision(ClaimStatus::Unrelated, 1.0 - relevance.max(p.entailment), reports);
+        }
+        // The model alone contradicts only clearly, and less readily when every value matches.
+        // Something a check found wrong (a value the evidence lacks or gives otherwise, an opposite)
+        // lets the model contradict at the ordinary level; otherwise it must be clear.
+        let checked_doubt = unconfirmed_value || unconfirmed_polarity || !f.checks.unmatched.is_empty();
+        if checked_doubt && p.contradiction >= t.contradiction {
+            return decision(ClaimStatus::Contradicted, p.contradiction, reports);
+        }
+        if p.contradiction >= t.strong_contradiction {
+            return Decision { model_only: true, ..decision(ClaimStatus::Contradicted, p.contradiction, reports) };
+        }
+        // Missing: how sure we are that the evidence does not state it.
+        let confidence = if unconfirmed_polarity || p.contradiction >= t.contradiction { 0.4 } else { 1.0 - p.entailment.max(p.contradiction) * 0.8 };
+        decision(ClaimStatus::Missing, confidence, reports)
+    }
+}
+
+/// Share of the claim's names (or, without names, content words) that the evidence mentions.
+pub fn relevance(claim: &str, evidence: &Mentions) -> f32 {
+    let ents = entities::extract(claim);
+    if !ents.is_empty() {
+        return ents.iter().filter(|e| evidence.mentions(&e.text)).count() as f32 / ents.len() as f32;
+    }
+    if crate::checks::content_words(claim).is_empty() {
+        return 0.0;
+    }
+    coverage(claim, evidence)
+}
+
+/// Share of the claim's content words that the evidence contains (1 for a claim without any).
+pub fn coverage(claim: &str, evidence: &Mentions) -> f32 {
+    let words = crate::checks::content_words(claim);
+    if words.is_empty() {
+        return 1.0;
+    }
+    words.iter().filter(|w| evidence.contains_word(w)).count() as f32 / words.len() as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks;
+
+    fn probs(e: f32, c: f32) -> Probs {
+        Probs { entailment: e, neutral: 1.0 - e - c, contradiction: c }
+    }
+
+    fn decide(claim: &str, evidence: &str, p: Probs, probes: &[Option<(f32, f32)>]) -> Decision {
+        let outcome = checks::check(claim, &[evidence.to_string()]);
+        let ev = Mentions::new(evidence);
+        let probes: Vec<Option<(f32, f32)>> = if probes.is_empty() { vec![None; outcome.conflicts.len()] } else { probes.to_vec() };
+        RuleDecider { thresholds: Thresholds::default() }.decide(&ClaimFacts {
+            claim,
+            question: "",
+            probs: p,
+            evidence: &ev,
+            checks: &outcome,
+            probes: &probes,
+        })
+    }
+
+    #[test]
+    fn a_confirmed_probe_contradicts_and_says_why() {
+        let d = decide("The bridge opened on May 25, 1883.", "The bridge opened on May 24, 1883.", probs(0.8, 0.1), &[Some((0.95, 0.8))]);
+        assert_eq!(d.status, ClaimStatus::Contradicted);
+        assert!(d.checks.iter().any(|c| c.message == "the source says May 24, 1883; the answer says May 25, 1883"), "{:?}", d.checks);
+        // The same conflict, not confirmed by the probe, blocks nothing but contradicts nothing either.
+        let d = decide("The bridge opened on May 25, 1883.", "The bridge opened on May 24, 1883.", probs(0.2, 0.3), &[Some((0.4, 0.2))]);
+        assert_ne!(d.status, ClaimStatus::Contradicted);
+    }
+
+    #[test]
+    fn matching_values_support_and_guard_against_a_model_only_contradiction() {
+        let ev = "Construction began in 1870 and the bridge opened on May 24, 1883.";
+        let d = decide("The bridge opened on May 24, 1883, after 13 years of construction.", ev, probs(0.2, 0.3), &[]);
+        assert_eq!(d.status, ClaimStatus::Supported);
+        let d = decide("The bridge opened on May 24, 1883.", ev, probs(0.05, 0.8), &[]);
+        assert_ne!(d.status, ClaimStatus::Contradicted, "0.8 < strong_contradiction with every value matching");
+        let d = decide("The bridge opened on May 24, 1883.", ev, probs(0.01, 0.95), &[]);
+        assert_eq!(d.status, ClaimStatus::Contradicted);
+    }
+
+    #[test]
+    fn an_unconfirmed_negation_blocks_support_and_is_unsure() {
+        let d = decide(
+            "The Brooklyn Bridge was never open to pedestrians.",
+            "The Brooklyn Bridge carries vehicles and pedestrians.",
+            probs(0.7, 0.1),
+            &[Some((0.4, 0.7))],
+        );
+        assert_eq!(d.status, ClaimStatus::Missing);
+        assert!(d.uncertain(&Thresholds::default()));
+    }
+
+    #[test]
+    fn a_value_the_source_lacks_is_missing_even_when_entailed() {
+        let d = decide("Canberra has a population of about 460,000 people.", "Canberra is the capital city of Australia.", probs(0.6, 0.1), &[]);
+        assert_eq!(d.status, ClaimStatus::Missing);
+        assert!(d.checks.iter().any(|c| c.result == "absent"));
+    }
+}

@@ -1,0 +1,496 @@
+//! The plan stage: the answer's text cut into sentences and claims, and every (premise, claim) pair
+//! the model must score, made once per request. Scoring fills `Scores`; the decide and report stages
+//! read both. Streaming UIs report growing prefixes of the same plan.
+
+use std::collections::HashMap;
+
+use crate::checks::{self, CheckOutcome};
+use crate::claims::{self, Claim, Discourse};
+use crate::entities::{self, Mentions};
+use crate::error::Result;
+use crate::input::{Caps, Citation, Input};
+use crate::kg;
+use crate::markers::{self, CleanAnswer, MarkerKind};
+use crate::question;
+use crate::report::{Finding, Probs};
+use crate::scorer::Scorer;
+use crate::segment::{self, Piece};
+
+/// Index of a pair in `Plan::pairs`.
+pub type PairId = usize;
+
+/// One source as the model reads it.
+pub struct Source {
+    pub citation: Citation,
+    /// Premise text (passage, or triples as sentences).
+    pub premise: String,
+    /// Evidence units: sentences (byte ranges into `citation.text`) or triples.
+    pub units: Vec<Unit>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Unit {
+    pub range: Option<(usize, usize)>,
+    pub triple: Option<[String; 3]>,
+    /// As written.
+    pub text: String,
+    /// As the model reads it: a sentence-initial "It" or "He" replaced by what it refers to.
+    pub resolved: String,
+}
+
+/// Picks the evidence units worth scoring against a claim. The seam for long documents: BM25 or
+/// dense retrieval over thousands of sentences plug in here.
+pub trait Retriever {
+    /// Indices of at most `k` units of `units` for `claim`, best first.
+    fn retrieve(&self, units: &[Unit], claim: &str, k: usize) -> Vec<usize>;
+}
+
+/// Ranks units by the claim's content words they share (passages are short: a few sentences each).
+pub struct WordOverlap;
+
+impl Retriever for WordOverlap {
+    fn retrieve(&self, units: &[Unit], claim: &str, k: usize) -> Vec<usize> {
+        if units.len() <= 1 {
+            return Vec::new(); // the unit is the whole source, already scored
+        }
+        let words: std::collections::HashSet<String> = checks::content_words(claim).into_iter().collect();
+        let mut scored: Vec<(usize, usize)> = units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (checks::content_words(&u.resolved).iter().filter(|w| words.contains(*w)).count(), i))
+            .filter(|(n, _)| *n > 0)
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.into_iter().take(k).map(|(_, i)| i).collect()
+    }
+}
+
+/// A typed check's probe and the pair that scores it, beside the claim's own score on the same
+/// evidence sentence.
+pub struct ProbePlan {
+    pub probe: PairId,
+    pub original: PairId,
+    /// Position (in the sentence's `cited`) of the source the evidence sentence belongs to.
+    pub source_pos: usize,
+    /// The evidence sentence (unit of that source).
+    pub unit: usize,
+}
+
+pub struct ClaimPlan {
+    pub claim: Claim,
+    /// Pair per cited source, in the sentence's citation order.
+    pub indiv: Vec<PairId>,
+    pub joint: Option<PairId>,
+    /// (source position, unit index, pair) for evidence units.
+    pub units: Vec<(usize, usize, PairId)>,
+    /// The claim read without what it copied from the question: (source position, or `None` for
+    /// the joint reading, pair).
+    pub restated: Vec<(Option<usize>, PairId)>,
+    /// Typed checks against the cited evidence sentences, and their probes (same order as
+    /// `checks.conflicts`).
+    pub checks: CheckOutcome,
+    pub probes: Vec<ProbePlan>,
+}
+
+pub struct SentencePlan {
+    pub piece: Piece,
+    /// Citation indices, in marker order.
+    pub cited: Vec<usize>,
+    pub na: Vec<Piece>,
+    pub graph_facts: Vec<(usize, String, String, String)>,
+    pub claims: Vec<ClaimPlan>,
+    pub alignment: Vec<PairId>,
+}
+
+pub struct Plan {
+    pub input: Input,
+    pub clean: CleanAnswer,
+    pub question: String,
+    pub sources: Vec<Source>,
+    pub sentences: Vec<SentencePlan>,
+    /// Findings known before scoring (markers, empty citations).
+    pub findings: Vec<Finding>,
+    /// Citations some marker cites.
+    pub used: Vec<bool>,
+    pairs: Vec<(String, String)>,
+    index: HashMap<(String, String), PairId>,
+}
+
+/// Evidence units per source scored for each claim.
+pub const UNITS_PER_SOURCE: usize = 2;
+/// About one 128-token window of English text: passages longer than this together are not joined.
+pub const JOINT_MAX_BYTES: usize = 600;
+
+impl Plan {
+    /// Plans `input` (checked against `caps`).
+    pub fn new(input: &Input, caps: &Caps, retriever: &dyn Retriever) -> Result<Plan> {
+        input.check(caps)?;
+        let mut findings = Vec::new();
+        let ids: Vec<&str> = input.citations.iter().map(|c| c.id.as_str()).collect();
+        let clean = markers::strip(&input.answer, &ids);
+        let question = input.question.clone().unwrap_or_default();
+        if clean.text.trim().is_empty() {
+            findings.push(finding("empty_answer", "the answer has no text to verify".into()));
+        }
+        let question_discourse = Discourse::from_question(input.question.as_deref().unwrap_or(""));
+        let sources: Vec<Source> = input.citations.iter().map(|c| source_of(c, &question_discourse)).collect();
+        for s in &sources {
+            if s.premise.trim().is_empty() {
+                findings.push(finding("empty_citation", format!("citation {:?} has neither text nor triples", s.citation.id)));
+            }
+        }
+        let by_id: HashMap<&str, usize> = input.citations.iter().enumerate().map(|(i, c)| (c.id.as_str(), i)).collect();
+        let entity_of =
+            |e: &str| by_id.get(e).copied().or_else(|| input.citations.iter().position(|c| c.entity.as_deref() == Some(e)));
+
+        let pieces = segment::sentences(&clean.text);
+        let mut sentences: Vec<SentencePlan> = pieces
+            .iter()
+            .map(|p| SentencePlan { piece: p.clone(), cited: vec![], na: vec![], graph_facts: vec![], claims: vec![], alignment: vec![] })
+            .collect();
+        let mut used = vec![false; input.citations.len()];
+        for m in &clean.markers {
+            let Some(si) = sentence_of(&pieces, m.clean_at) else { continue };
+            let w = &mut sentences[si];
+            let mut cite = |w: &mut SentencePlan, ix: usize| {
+                used[ix] = true;
+                if !w.cited.contains(&ix) {
+                    w.cited.push(ix);
+                }
+            };
+            match &m.kind {
+                MarkerKind::Ids(list) => {
+                    for id in list {
+                        match by_id.get(id.as_str()) {
+                            Some(&ix) => cite(w, ix),
+                            None => findings.push(finding("unknown_marker", format!("marker [{id}] names no citation"))),
+                        }
+                    }
+                }
+                MarkerKind::NotAvailable => {
+                    let seg = na_segment(&clean, &w.piece, m.clean_at);
+                    w.na.push(seg);
+                }
+                MarkerKind::Graph { entity, facts } => match entity_of(entity) {
+                    Some(ix) => {
+                        cite(w, ix);
+                        for (rel, val) in facts {
+                            w.graph_facts.push((ix, entity.clone(), rel.clone(), val.clone()));
+                        }
+                    }
+                    None => findings.push(finding(
+                        "unknown_marker",
+                        format!("knowledge-graph marker names {entity}, which no citation describes"),
+                    )),
+                },
+            }
+        }
+        for (i, c) in input.citations.iter().enumerate() {
+            if !used[i] {
+                findings.push(finding("uncited_citation", format!("citation {:?} is never cited", c.id)));
+            }
+        }
+
+        let mut plan = Plan {
+            input: input.clone(),
+            clean,
+            question,
+            sources,
+            sentences: Vec::new(),
+            findings,
+            used,
+            pairs: Vec::new(),
+            index: HashMap::new(),
+        };
+        let mut discourse = Discourse::from_question(&plan.question);
+        for mut w in sentences {
+            let sentence_text = plan.clean.text[w.piece.start..w.piece.end].to_string();
+            if !w.cited.is_empty() {
+                plan.plan_claims(&mut w, &discourse, retriever);
+            }
+            // The referent for the next sentence, read with this one's pronoun resolved.
+            match w.claims.first() {
+                Some(c) => discourse.update(&c.claim.text),
+                None => discourse.update(&sentence_text),
+            }
+            plan.sentences.push(w);
+        }
+        Ok(plan)
+    }
+
+    fn ask(&mut self, premise: &str, hypothesis: &str) -> PairId {
+        let key = (premise.to_string(), hypothesis.to_string());
+        if let Some(&i) = self.index.get(&key) {
+            return i;
+        }
+        self.pairs.push(key.clone());
+        self.index.insert(key, self.pairs.len() - 1);
+        self.pairs.len() - 1
+    }
+
+    fn plan_claims(&mut self, w: &mut SentencePlan, discourse: &Discourse, retriever: &dyn Retriever) {
+        let parts = minus(&w.piece, &w.na);
+        let premises: Vec<String> = w.cited.iter().map(|&ix| premise_for(&self.sources[ix], &w.graph_facts, ix)).collect();
+        // Read together only when the passages fit one model window: longer ones are read in
+        // windows anyway, which joining would only repeat.
+        let joint_premise = (premises.len() > 1 && premises.iter().map(|p| p.len()).sum::<usize>() <= JOINT_MAX_BYTES)
+            .then(|| join_passages(&premises));
+        let cited_words = Mentions::new(&premises.join(" "));
+        // Every cited evidence sentence, as the model reads it, for the typed checks.
+        let mut check_sentences: Vec<(usize, usize)> = Vec::new(); // (source position, unit)
+        for (pos, &ix) in w.cited.iter().enumerate() {
+            for u in 0..self.sources[ix].units.len() {
+                check_sentences.push((pos, u));
+            }
+        }
+        let check_texts: Vec<String> =
+            check_sentences.iter().map(|&(pos, u)| self.sources[w.cited[pos]].units[u].resolved.clone()).collect();
+        let question = self.question.clone();
+        for claim in claims::claims_of_parts(&self.clean.text, &parts, discourse) {
+            let indiv = premises.iter().map(|p| self.ask(p, &claim.text)).collect();
+            let joint = joint_premise.as_ref().map(|p| self.ask(p, &claim.text));
+            let mut restated = Vec::new();
+            if let Some(plain) = question::without_question_descriptors(&claim.text, &question, &cited_words) {
+                for (pos, p) in premises.iter().enumerate() {
+                    restated.push((Some(pos), self.ask(p, &plain)));
+                }
+                if let Some(p) = &joint_premise {
+                    restated.push((None, self.ask(p, &plain)));
+                }
+            }
+            let mut units = Vec::new();
+            for (pos, &ix) in w.cited.iter().enumerate() {
+                for u in retriever.retrieve(&self.sources[ix].units, &claim.text, UNITS_PER_SOURCE) {
+                    let text = self.sources[ix].units[u].resolved.clone();
+                    units.push((pos, u, self.ask(&text, &claim.text)));
+                }
+            }
+            let outcome = checks::check(&claim.text, &check_texts);
+            let mut probes = Vec::new();
+            for c in &outcome.conflicts {
+                let (pos, unit) = check_sentences[c.sentence];
+                let premise = check_texts[c.sentence].clone();
+                let original = self.ask(&premise, &claim.text);
+                let probe = self.ask(&premise, &c.probe);
+                probes.push(ProbePlan { probe, original, source_pos: pos, unit });
+            }
+            w.claims.push(ClaimPlan { claim, indiv, joint, units, restated, checks: outcome, probes });
+        }
+        let sentence_text = w.claims.iter().map(|c| c.claim.text.as_str()).collect::<Vec<_>>().join(" ");
+        for (ix, entity, rel, val) in w.graph_facts.clone() {
+            let subject = subject_label(&self.input.citations[ix], &entity);
+            let id = self.ask(&sentence_text, &kg::verbalize(&subject, &rel, &val));
+            w.alignment.push(id);
+        }
+    }
+
+    /// Every distinct (premise, hypothesis) pair the plan needs scored, in order.
+    pub fn pairs(&self) -> &[(String, String)] {
+        &self.pairs
+    }
+
+    /// The pairs the first `n` sentences need that earlier sentences did not: what a streaming UI
+    /// scores before showing sentence `n`.
+    pub fn pairs_by_sentence(&self) -> Vec<Vec<PairId>> {
+        let mut seen = vec![false; self.pairs.len()];
+        self.sentences
+            .iter()
+            .map(|w| {
+                let mut ids: Vec<PairId> = Vec::new();
+                for c in &w.claims {
+                    ids.extend(c.indiv.iter().copied());
+                    ids.extend(c.joint);
+                    ids.extend(c.units.iter().map(|u| u.2));
+                    ids.extend(c.restated.iter().map(|r| r.1));
+                    for p in &c.probes {
+                        ids.push(p.original);
+                        ids.push(p.probe);
+                    }
+                }
+                ids.extend(w.alignment.iter().copied());
+                ids.into_iter().filter(|&i| !std::mem::replace(&mut seen[i], true)).collect()
+            })
+            .collect()
+    }
+
+    /// Scores every pair with `scorer` (each distinct pair once).
+    pub fn score(&self, scorer: &dyn Scorer) -> Scores {
+        let refs: Vec<(&str, &str)> = self.pairs.iter().map(|(p, h)| (p.as_str(), h.as_str())).collect();
+        let mut scores = Scores::default();
+        for r in scorer.score(&refs) {
+            match r {
+                Ok(p) => scores.results.push(Some(p)),
+                Err(e) => {
+                    scores.errors.push(e);
+                    scores.results.push(None);
+                }
+            }
+        }
+        scores
+    }
+
+    /// Scores from a table filled elsewhere (other workers): a pair not in it counts as neutral and
+    /// is reported.
+    pub fn scores_from(&self, table: &HashMap<(String, String), Probs>) -> Scores {
+        let mut scores = Scores::default();
+        for key in &self.pairs {
+            match table.get(key) {
+                Some(p) => scores.results.push(Some(*p)),
+                None => {
+                    scores.results.push(None);
+                    scores.errors.push("pair was not scored".into());
+                }
+            }
+        }
+        scores
+    }
+}
+
+/// The model's answers, by `PairId`.
+#[derive(Default, Clone)]
+pub struct Scores {
+    results: Vec<Option<Probs>>,
+    pub errors: Vec<String>,
+}
+
+impl Scores {
+    /// Scores the plan's pairs `ids` with `scorer` and keeps the answers (streaming fills these in
+    /// sentence order).
+    pub fn fill(&mut self, plan: &Plan, ids: &[PairId], scorer: &dyn Scorer) {
+        if self.results.len() < plan.pairs.len() {
+            self.results.resize(plan.pairs.len(), None);
+        }
+        let refs: Vec<(&str, &str)> = ids.iter().map(|&i| (plan.pairs[i].0.as_str(), plan.pairs[i].1.as_str())).collect();
+        for (&i, r) in ids.iter().zip(scorer.score(&refs)) {
+            match r {
+                Ok(p) => self.results[i] = Some(p),
+                Err(e) => self.errors.push(e),
+            }
+        }
+    }
+
+    /// The answer to pair `i`; a pair the model refused (too long, empty) counts as fully neutral.
+    pub fn get(&self, i: PairId) -> Probs {
+        self.results.get(i).copied().flatten().unwrap_or(Probs { entailment: 0.0, neutral: 1.0, contradiction: 0.0 })
+    }
+}
+
+fn finding(kind: &str, message: String) -> Finding {
+    Finding { kind: kind.into(), message }
+}
+
+fn source_of(c: &Citation, question: &Discourse) -> Source {
+    if let Some(text) = c.text.as_deref().filter(|t| !t.trim().is_empty()) {
+        // Evidence sentences are read with their pronouns resolved, as the answer's are: "It carries
+        // pedestrians" says nothing about the bridge to a model that reads it alone. A cited passage
+        // is usually about the question's subject, so that is where its "It" starts.
+        let mut discourse = question.clone();
+        if let Some(title) = c.title.as_deref() {
+            discourse.update(title);
+        }
+        let units = segment::sentences(text)
+            .into_iter()
+            .map(|p| {
+                let own = &text[p.start..p.end];
+                let resolved = match discourse.resolve(own) {
+                    Some((end, by)) => format!("{by}{}", &own[end..]),
+                    None => own.to_string(),
+                };
+                discourse.update(&resolved);
+                Unit { range: Some((p.start, p.end)), triple: None, text: own.to_string(), resolved }
+            })
+            .collect();
+        let premise = match c.title.as_deref().filter(|t| !t.trim().is_empty()) {
+            Some(title) if !text.starts_with(title) => format!("{title}. {text}"),
+            _ => text.to_string(),
+        };
+        return Source { citation: c.clone(), premise, units };
+    }
+    let units: Vec<Unit> = c
+        .triples
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .map(|t| {
+            let text = kg::verbalize(&t[0], &t[1], &t[2]);
+            Unit { range: None, triple: Some(t.clone()), resolved: text.clone(), text }
+        })
+        .collect();
+    let premise = units.iter().map(|u| u.text.as_str()).collect::<Vec<_>>().join(" ");
+    Source { citation: c.clone(), premise, units }
+}
+
+/// The premise for a cited source: for knowledge-graph markers, the facts the sentence cites
+/// (those that exist in the graph); otherwise the whole source.
+fn premise_for(source: &Source, facts: &[(usize, String, String, String)], ix: usize) -> String {
+    let mine: Vec<&(usize, String, String, String)> = facts.iter().filter(|f| f.0 == ix).collect();
+    let triples = source.citation.triples.as_deref().unwrap_or(&[]);
+    if mine.is_empty() || triples.is_empty() {
+        return source.premise.clone();
+    }
+    let found: Vec<String> =
+        mine.iter().filter_map(|(_, _, r, v)| kg::find(triples, r, v)).map(|t| kg::verbalize(&t[0], &t[1], &t[2])).collect();
+    if found.is_empty() {
+        source.premise.clone()
+    } else {
+        found.join(" ")
+    }
+}
+
+/// Cited passages read together, each ending as a sentence (snippets are often cut mid-sentence,
+/// and without a full stop the model reads two passages as one run-on sentence).
+fn join_passages(premises: &[String]) -> String {
+    let mut out = String::new();
+    for p in premises {
+        let p = p.trim();
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(p.trim_end_matches(','));
+        if !p.ends_with(['.', '!', '?', '"', '\'']) {
+            out.push('.');
+        }
+    }
+    out
+}
+
+fn subject_label(c: &Citation, entity: &str) -> String {
+    c.triples.as_ref().and_then(|t| t.first()).map(|t| t[0].clone()).or_else(|| c.entity.clone()).unwrap_or_else(|| entity.to_string())
+}
+
+fn sentence_of(pieces: &[Piece], at: usize) -> Option<usize> {
+    // A marker belongs to the sentence it ends or sits in.
+    pieces.iter().position(|p| at > p.start && at <= p.end).or_else(|| pieces.iter().rposition(|p| p.start <= at))
+}
+
+/// What `[NA]` at `at` marks: the clause just before it, from the nearest preposition, relative
+/// pronoun or comma (the last one whose clause names something), e.g. "on July 8, 1596".
+fn na_segment(clean: &CleanAnswer, sentence: &Piece, at: usize) -> Piece {
+    let text = &clean.text[sentence.start..at.min(sentence.end)];
+    const OPENERS: &[&str] = &[" on ", " in ", " at ", " from ", " born ", " who ", " which ", " since ", " during ", " with "];
+    let mut best = 0;
+    for (i, _) in text.char_indices() {
+        if OPENERS.iter().any(|o| text[i..].starts_with(o)) && !entities::extract(&text[i..]).is_empty() {
+            best = i + 1;
+        }
+    }
+    Piece { start: sentence.start + best, end: sentence.start + text.len() }
+}
+
+/// `piece` less the given sub-ranges.
+fn minus(piece: &Piece, holes: &[Piece]) -> Vec<Piece> {
+    let mut out = vec![piece.clone()];
+    for h in holes {
+        out = out
+            .into_iter()
+            .flat_map(|p| {
+                if h.end <= p.start || h.start >= p.end {
+                    return vec![p];
+                }
+                vec![Piece { start: p.start, end: h.start.max(p.start) }, Piece { start: h.end.min(p.end), end: p.end }]
+            })
+            .filter(|p| p.end > p.start)
+            .collect();
+    }
+    out
+}

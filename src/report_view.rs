@@ -35,12 +35,33 @@ fn label_name(l: SpanLabel) -> &'static str {
 }
 
 pub fn badge(c: Category, confidence: f32) -> Html {
+    verdict_badge(c, confidence, false)
+}
+
+/// A category badge; an unsure verdict keeps its category's colour in its own style and says so.
+pub fn verdict_badge(c: Category, confidence: f32, uncertain: bool) -> Html {
     html! {
-        <span class={classes!("badge", c.as_str())} data-category={c.as_str()}>
-            <span class="icon" aria-hidden="true">{ match c { Category::Supportive => "✓", Category::PartiallySupportive => "◐", Category::Contradictory => "✗", Category::Irrelevant => "∅" } }</span>
-            { format!(" {} {:.0}%", category_text(c), confidence * 100.0) }
+        <span class={classes!("badge", c.as_str(), uncertain.then_some("unsure"))} data-category={c.as_str()} data-uncertain={uncertain.to_string()}
+            title={uncertain.then_some("unsure: the evidence does not decide this clearly")}>
+            <span class="icon" aria-hidden="true">{ if uncertain { "?" } else { match c { Category::Supportive => "✓", Category::PartiallySupportive => "◐", Category::Contradictory => "✗", Category::Irrelevant => "∅" } } }</span>
+            { if uncertain { format!(" unsure: {}", category_text(c)) } else { format!(" {} {:.0}%", category_text(c), confidence * 100.0) } }
         </span>
     }
+}
+
+/// The typed checks that found something, as the reader's sentences ("the source says 21 July; …").
+fn check_lines(s: &citelens_engine::SentenceReport) -> Html {
+    let lines: Vec<String> = s
+        .claims
+        .iter()
+        .flat_map(|c| c.checks.iter())
+        .filter(|k| k.result == "mismatch" || k.result == "absent" || k.result == "unconfirmed")
+        .map(|k| k.message.clone())
+        .collect();
+    if lines.is_empty() {
+        return html! {};
+    }
+    html! { <ul class="checks">{ for lines.into_iter().map(|l| html! { <li class="check">{ l }</li> }) }</ul> }
 }
 
 fn legend() -> Html {
@@ -95,7 +116,7 @@ pub fn report_view(p: &ReportProps) -> Html {
     html! {
         <div class="report" data-partial={p.partial.to_string()}>
             <div class="overall">
-                <span id="overall" data-category={r.overall.category.as_str()}>{ "Overall: " }{ badge(r.overall.category, r.overall.confidence) }</span>
+                <span id="overall" data-category={r.overall.category.as_str()}>{ "Overall: " }{ verdict_badge(r.overall.category, r.overall.confidence, r.overall.uncertain) }</span>
                 <span id="complexity" data-complexity={r.complexity.kind.as_str()}>{ format!("Reasoning: {}", r.complexity.kind.as_str()) }</span>
                 if let Some(ms) = p.ms {
                     <span class="timing" id="timing">{ format!("verified in {ms:.0} ms, {} pairs", r.pairs_scored) }</span>
@@ -121,8 +142,8 @@ pub fn report_view(p: &ReportProps) -> Html {
                 <tbody>
                 { for r.sentences.iter().enumerate().map(|(i, s)| html! {
                     <tr class="sentence" data-index={i.to_string()}>
-                        <td>{ s.text.clone() }</td>
-                        <td>{ match &s.verdict { Some(v) => badge(v.category, v.confidence), None => html! { <span class="badge none">{ "not cited" }</span> } } }</td>
+                        <td>{ s.text.clone() }{ check_lines(s) }</td>
+                        <td>{ match &s.verdict { Some(v) => verdict_badge(v.category, v.confidence, v.uncertain), None => html! { <span class="badge none">{ "not cited" }</span> } } }</td>
                         <td>{ for s.per_citation.iter().map(|c| html! { <span class="per-citation">{ format!("[{}] ", c.citation) }{ badge(c.category, c.confidence) }</span> }) }</td>
                         <td>{ s.complexity.map_or("—", |c| c.as_str()) }</td>
                     </tr>

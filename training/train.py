@@ -130,7 +130,8 @@ def main():
     ap.add_argument("--max-steps", type=int, default=0, help="stop early (for timing runs)")
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--init", help="start from this checkpoint (stage 2) instead of the base model")
-    ap.add_argument("--mix", choices=["full", "nli-focus", "nli-focus-noflip", "mnli"], default="full")
+    ap.add_argument("--mix", choices=["full", "nli-focus", "nli-focus-noflip", "mnli", "contrastive"], default="full")
+    ap.add_argument("--replay", type=int, default=24000, help="contrastive mix: pairs of the stage-2 mix replayed beside the contrastive ones")
     args = ap.parse_args()
 
     t0 = time.time()
@@ -161,6 +162,15 @@ def main():
         mix = full
     elif args.mix == "mnli":
         mix = data.in_genre_mix(full)
+    elif args.mix == "contrastive":
+        # Stage 3: contrastive pairs from real prose, with a replay of the stage-2 mix so MultiNLI is kept.
+        import contrastive
+        sources = [e for e in full if e[3] in ("snli", "mnli_m", "fever_nli", "expertqa", "qnli")]
+        extra = contrastive.pairs(sources, seed=args.seed)
+        replay = data.nli_focus_mix(full, seed=args.seed, flip=False)[: args.replay]
+        mix = extra + replay
+        random.Random(args.seed).shuffle(mix)
+        print(f"[data] {len(extra)} contrastive pairs + {len(replay)} replayed", flush=True)
     else:
         mix = data.nli_focus_mix(full, seed=args.seed, flip=args.mix == "nli-focus")
     train = [e for e in mix if (e[0], e[1]) not in held_keys and (e[1], e[0]) not in held_keys]

@@ -7,6 +7,7 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import contrastive  # noqa: E402
 import data  # noqa: E402
 
 SHARED = Path(os.environ.get("CITELENS_DATA_DIR", Path(__file__).resolve().parents[3] / "shared/data"))
@@ -36,6 +37,33 @@ class SwapTest(unittest.TestCase):
         win = data._best_window(text, "Marie Curie won a Nobel Prize", words=40)
         self.assertIn("Curie", win)
         self.assertLessEqual(len(win.split()), 40)
+
+
+class ContrastiveTest(unittest.TestCase):
+    def test_each_edit_changes_what_it_should(self):
+        rng = random.Random(0)
+        s = "The bridge was opened in 1883, after 13 years of construction."
+        self.assertEqual(contrastive.drop_clause(s, rng), "The bridge was opened in 1883.")
+        neg = contrastive.negate(s, rng)
+        self.assertRegex(neg, r"was (not|never) opened")
+        self.assertEqual(contrastive.negate("It was not open to cars.", rng), "It was open to cars.")
+        self.assertIn(contrastive.antonym("The river rose after the storm.", rng), ["The river fell after the storm.", "The river rose before the storm."])
+        swapped = contrastive.swap_number(s, s, rng)
+        self.assertNotEqual(swapped, s)
+        self.assertIsNone(contrastive.antonym("A cat sleeps.", rng))
+
+    def test_pairs_are_labelled_by_edit(self):
+        doc = ("The museum opened in 1902, after a long campaign. It was not free to enter until 1950. "
+               "Its largest hall holds 3,000 paintings and the oldest ones date from 1400.")
+        examples = [(doc, "x", data.ENT, "snli")] * 3 + [("A second passage about a harbour that was built in 1870 by the city.", "y", data.ENT, "snli")]
+        out = contrastive.pairs(examples, seed=1, n_each=10)
+        labels = {src: lab for _, _, lab, src in out}
+        self.assertEqual(labels.get("contrast_drop", data.ENT), data.ENT)
+        self.assertEqual(labels.get("contrast_negate", data.CON), data.CON)
+        self.assertEqual(labels.get("contrast_addfact", data.NEU), data.NEU)
+        self.assertTrue(out)
+        for prem, hyp, _, _ in out:
+            self.assertNotEqual(prem, hyp)
 
 
 @unittest.skipUnless(SHARED.is_dir(), "needs ../shared/data")

@@ -100,17 +100,18 @@ class PoolBackend {
   }
   async verify(input, onSentence) {
     const lead = this.workers[0];
-    const { input: fitted, notes, answers } = JSON.parse(await this.run(lead, { type: "prepare", input: JSON.stringify(input) }));
+    // One plan per request: the lead worker plans and keeps the plan; each step scores only the
+    // pairs its sentences add, then the lead reports the sentences scored so far.
+    const { input: fitted, notes, steps } = JSON.parse(await this.run(lead, { type: "prepare", input: JSON.stringify(input) }));
+    const doc = JSON.stringify(fitted);
     const table = new Map();
     let report = null;
-    for (const [k, answer] of answers.entries()) {
-      const doc = JSON.stringify({ ...fitted, answer });
-      const pairs = JSON.parse(await this.run(lead, { type: "pairs", input: doc }));
-      await this.scoreSpread(pairs.filter(([p, h]) => !table.has(pairKey(p, h))), table);
-      const scores = pairs.filter(([p, h]) => table.has(pairKey(p, h))).map(([p, h]) => [p, h, table.get(pairKey(p, h))]);
-      report = JSON.parse(await this.run(lead, { type: "assemble", input: doc, scores: JSON.stringify(scores) }));
+    for (const [k, step] of steps.entries()) {
+      await this.scoreSpread(step.pairs.filter(([p, h]) => !table.has(pairKey(p, h))), table);
+      const scores = [...table.entries()].map(([key, probs]) => [...key.split("\u0000"), probs]);
+      report = JSON.parse(await this.run(lead, { type: "assemble", input: doc, scores: JSON.stringify(scores), upto: step.sentences }));
       report.findings.push(...notes);
-      onSentence?.(report, k + 1, answers.length);
+      onSentence?.(report, k + 1, steps.length);
     }
     return report;
   }
@@ -205,6 +206,8 @@ const STYLE = `
 .partially_supportive { color: var(--citelens-missing, #8a5a00); }
 .contradictory { color: var(--citelens-contradicted, #b00020); }
 .irrelevant { color: var(--citelens-irrelevant, #555); }
+.badge.unsure { border-style: dotted; font-style: italic; opacity: 0.85; }
+.check { font-size: 12px; }
 .span-supported { background: color-mix(in srgb, var(--citelens-supported, #0b6e4f) 15%, transparent); border-bottom: 2px solid var(--citelens-supported, #0b6e4f); }
 .span-missing { background: color-mix(in srgb, var(--citelens-missing, #8a5a00) 15%, transparent); border-bottom: 2px dashed var(--citelens-missing, #8a5a00); }
 .span-contradicted { background: color-mix(in srgb, var(--citelens-contradicted, #b00020) 15%, transparent); border-bottom: 3px double var(--citelens-contradicted, #b00020); text-decoration: line-through; text-decoration-color: var(--citelens-contradicted, #b00020); }
@@ -238,11 +241,14 @@ function renderAnswer(answer, spans) {
   return frag;
 }
 
-function badge(category, confidence, part = "badge") {
+function badge(category, confidence, part = "badge", uncertain = false) {
   const b = document.createElement("span");
-  b.className = `badge ${category}`;
-  b.setAttribute("part", `${part} ${category}`);
-  b.textContent = `${CATEGORY_TEXT[category] || category}${confidence != null ? ` ${Math.round(confidence * 100)}%` : ""}`;
+  b.className = `badge ${category}${uncertain ? " unsure" : ""}`;
+  b.setAttribute("part", `${part} ${category}${uncertain ? " unsure" : ""}`);
+  b.dataset.uncertain = String(Boolean(uncertain));
+  const name = CATEGORY_TEXT[category] || category;
+  // Unsure: the category's colour, its own style, and no percentage that would read as certainty.
+  b.textContent = uncertain ? `unsure: ${name}` : `${name}${confidence != null ? ` ${Math.round(confidence * 100)}%` : ""}`;
   return b;
 }
 
@@ -320,7 +326,7 @@ export class CiteLensElement extends HTMLElement {
   }
   render(input, report, partial) {
     const head = document.createElement("div");
-    head.append(badge(report.overall.category, report.overall.confidence, "verdict"));
+    head.append(badge(report.overall.category, report.overall.confidence, "verdict", report.overall.uncertain));
     head.append(document.createTextNode(` ${partial ? "checking…" : `reasoning: ${report.complexity.type}`}`));
     const answer = document.createElement("p");
     answer.className = "answer";
@@ -347,6 +353,19 @@ export class CiteLensElement extends HTMLElement {
       list.append(li);
     }
     const notes = document.createElement("ul");
+    // What the typed checks found: "the source says 21 July; the answer says 20 July".
+    for (const s of report.sentences) {
+      for (const c of s.claims || []) {
+        for (const k of c.checks || []) {
+          if (k.result !== "mismatch" && k.result !== "absent") continue;
+          const li = document.createElement("li");
+          li.className = "check";
+          li.setAttribute("part", "check");
+          li.textContent = k.message;
+          notes.append(li);
+        }
+      }
+    }
     for (const f of report.findings) {
       const li = document.createElement("li");
       li.className = "status";

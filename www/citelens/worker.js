@@ -1,6 +1,6 @@
 // A Web Worker holding one copy of the engine and model, off the page's thread. Messages in:
-// {id, type: "load", modelBase}, and the engine in halves for the worker pool: "prepare" {input},
-// "pairs" {input}, "score" {pairs}, "assemble" {input, scores} (all JSON strings).
+// {id, type: "load", modelBase}, and the engine in stages for the worker pool: "prepare" {input} (plans
+// once, returns the streaming steps), "pairs" {input}, "score" {pairs}, "assemble" {input, scores, upto}.
 // Out: {id, type: "progress"|"ready"|"result"|"error", ...}.
 import { loadVerifier } from "./engine.js";
 
@@ -23,7 +23,7 @@ self.onmessage = async (ev) => {
     } else if (type === "score") {
       self.postMessage({ id, type: "result", out: (await verifier()).score(ev.data.pairs) });
     } else if (type === "assemble") {
-      self.postMessage({ id, type: "result", out: (await verifier()).assemble(ev.data.input, ev.data.scores) });
+      self.postMessage({ id, type: "result", out: (await verifier()).assemble(ev.data.input, ev.data.scores, ev.data.upto) });
     } else {
       throw new Error(`unknown message type ${JSON.stringify(type)}`);
     }

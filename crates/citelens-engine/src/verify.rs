@@ -114,7 +114,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         }
         let evidence_text: String = w.cited.iter().map(|&ix| sources[ix].premise.as_str()).collect::<Vec<_>>().join(" ");
         // The evidence's names include those its pronouns refer to ("The painting was stolen" names the Mona Lisa).
-        let resolved: String = w.cited.iter().flat_map(|&ix| sources[ix].units.iter().map(|u| u.resolved.as_str())).collect::<Vec<_>>().join(" ");
+        let resolved: String = w.cited.iter().flat_map(|&ix| sources[ix].units.iter().map(|u| u.named.as_str())).collect::<Vec<_>>().join(" ");
         let evidence_mentions = Mentions::new(&format!("{evidence_text} {resolved} {}", titles(&w.cited, input)));
         let mut claims = Vec::new();
         for cw in &w.claims {
@@ -155,7 +155,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
                         p = q;
                     }
                 }
-                let alone_resolved: String = sources[ix].units.iter().map(|u| u.resolved.as_str()).collect::<Vec<_>>().join(" ");
+                let alone_resolved: String = sources[ix].units.iter().map(|u| u.named.as_str()).collect::<Vec<_>>().join(" ");
                 let alone = Mentions::new(&format!("{} {alone_resolved}", sources[ix].premise));
                 let probes: Vec<Option<(f32, f32)>> = cw
                     .probes

@@ -1,6 +1,6 @@
 //! Engine rules with a scripted scorer (a test double: the product path always uses the real model).
 
-use citelens_engine::{input_schema, Caps, Category, Citation, Engine, EngineError, Input, Probs, Scorer, SpanLabel, REPORT_VERSION};
+use citelens_engine::{input_schema, Caps, Category, Citation, ClaimStatus, Engine, EngineError, Input, Probs, Scorer, SpanLabel, REPORT_VERSION};
 
 /// Answers by the first rule whose words the hypothesis contains; neutral otherwise.
 struct Scripted(Vec<(&'static str, Probs)>);
@@ -43,8 +43,24 @@ fn caqa_rule_from_claim_statuses() {
     assert_eq!(r.overall.category, Category::PartiallySupportive);
     let missing: Vec<&str> = r.spans.iter().filter(|s| s.label == SpanLabel::Missing).map(|s| s.text.as_str()).collect();
     assert_eq!(missing, ["London"]);
+    // The model alone contradicting "Berlin" (no typed check backs it) is an unsure claim, and an
+    // unsure contradiction never makes the verdict contradictory on its own.
     let r = e.verify(&doc("Ada Lovelace lived in Paris and Berlin [1].", &[passage])).unwrap();
+    let berlin = r.sentences[0].claims.iter().find(|c| c.text.contains("Berlin")).unwrap();
+    assert_eq!(berlin.status, ClaimStatus::Contradicted);
+    assert!(berlin.uncertain);
+    assert_eq!(r.overall.category, Category::PartiallySupportive);
+    assert!(r.overall.uncertain);
+    // A year the passage gives otherwise, confirmed by the probe (the claim with the passage's year
+    // is entailed): a sure contradiction with its typed reason.
+    let e2 = Engine::new(Scripted(vec![("in 1840", ENT), ("Paris", NEU)]));
+    let r = e2.verify(&doc("Ada Lovelace moved to Paris in 1850 [1].", &[("1", "Ada Lovelace moved to Paris in 1840.")])).unwrap();
     assert_eq!(r.overall.category, Category::Contradictory);
+    assert!(!r.overall.uncertain);
+    let reasons: Vec<&str> = r.sentences[0].claims[0].checks.iter().map(|c| c.message.as_str()).collect();
+    assert!(reasons.contains(&"the source says 1840; the answer says 1850"), "{reasons:?}");
+    let contradicted: Vec<&str> = r.spans.iter().filter(|s| s.label == SpanLabel::Contradicted).map(|s| s.text.as_str()).collect();
+    assert_eq!(contradicted, ["1850"]);
     // Nothing in common with the passage: irrelevant, even if the model calls it a contradiction.
     let r = e.verify(&doc("Marie Curie won the Nobel Prize in Berlin [1].", &[("1", "Tea grows in Assam.")])).unwrap();
     assert_eq!(r.overall.category, Category::Irrelevant);

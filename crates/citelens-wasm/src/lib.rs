@@ -63,6 +63,8 @@ fn cut_findings(cuts: &[Cut]) -> Vec<Finding> {
 #[wasm_bindgen]
 pub struct Verifier {
     engine: Engine<NliModel>,
+    /// The plan of the last prepared input (its JSON after fitting), reused by `assemble`.
+    plan: std::cell::RefCell<Option<(String, citelens_engine::Plan)>>,
 }
 
 #[wasm_bindgen]
@@ -70,7 +72,7 @@ impl Verifier {
     #[wasm_bindgen(constructor)]
     pub fn new(onnx: &[u8], tokenizer: &[u8], config: &[u8]) -> Result<Verifier, JsError> {
         let model = NliModel::from_bytes(onnx, tokenizer, config).map_err(js_err)?;
-        Ok(Verifier { engine: Engine::new(model) })
+        Ok(Verifier { engine: Engine::new(model), plan: Default::default() })
     }
 
     /// `input` is a citelens input document (see schema/input.schema.json); returns the report.
@@ -117,17 +119,29 @@ impl Verifier {
         with_cuts(&report)
     }
 
-    // The engine in halves, for scoring pairs in several workers at once (citelens.js's pool):
-    // prepare → pairs → score (any worker) → assemble.
+    // The engine in stages, for scoring pairs in several workers at once (citelens.js's pool):
+    // prepare (plan once) → score (any worker) → assemble (report of the sentences scored so far).
 
-    /// `{input, notes, answers}`: the input cut to the caps, a `truncated` finding per cut, and the
-    /// answer's sentence-by-sentence prefixes (the last is the whole answer).
+    /// `{input, notes, steps}`: the input cut to the caps, a `truncated` finding per cut, and the
+    /// streaming steps: `{sentences, pairs}` — after scoring `pairs` (the `[premise, hypothesis]`
+    /// pairs earlier steps did not need), the report of the first `sentences` sentences can be shown.
+    /// The plan is kept for `assemble` on the same input.
     pub fn prepare(&self, input: &str) -> Result<String, JsError> {
         let mut input = Input::from_json(input).map_err(js_err)?;
         let notes = cut_findings(&input.fit_to(&self.engine.caps));
-        input.check(&self.engine.caps).map_err(js_err)?;
-        let answers: Vec<&str> = citelens_engine::sentence_prefix_ends(&input).into_iter().map(|end| input.answer[..end].trim_end()).collect();
-        serde_json::to_string(&serde_json::json!({ "input": &input, "notes": notes, "answers": answers })).map_err(js_err)
+        let plan = self.engine.plan(&input).map_err(js_err)?;
+        let by_sentence = plan.pairs_by_sentence();
+        let mut steps = Vec::new();
+        let mut done = 0;
+        for upto in citelens_engine::report_steps(plan.sentences.len()) {
+            let pairs: Vec<&(String, String)> = by_sentence[done..upto].iter().flatten().map(|&i| &plan.pairs()[i]).collect();
+            steps.push(serde_json::json!({ "sentences": upto, "pairs": pairs }));
+            done = upto;
+        }
+        let fitted = serde_json::to_string(&input).map_err(js_err)?;
+        let out = serde_json::to_string(&serde_json::json!({ "input": &input, "notes": notes, "steps": steps })).map_err(js_err)?;
+        *self.plan.borrow_mut() = Some((fitted, plan));
+        Ok(out)
     }
 
     /// The `[premise, hypothesis]` pairs the engine asks for `input`.
@@ -145,14 +159,32 @@ impl Verifier {
         serde_json::to_string(&out).map_err(js_err)
     }
 
-    /// The report for `input` from `[[premise, hypothesis, [e, n, c]], ...]` scored by `score`.
-    pub fn assemble(&self, input: &str, scores: &str) -> Result<String, JsError> {
-        let input = Input::from_json(input).map_err(js_err)?;
+    /// The report of the first `upto` sentences of `input` (all when `upto` is absent) from
+    /// `[[premise, hypothesis, [e, n, c]], ...]` scored by `score`. Reuses the plan `prepare` made
+    /// for the same input; plans afresh otherwise.
+    pub fn assemble(&self, input: &str, scores: &str, upto: Option<u32>) -> Result<String, JsError> {
         let rows: Vec<(String, String, [f32; 3])> = serde_json::from_str(scores).map_err(js_err)?;
         let table = rows
             .into_iter()
             .map(|(p, h, [e, n, c])| ((p, h), citelens_engine::Probs { entailment: e, neutral: n, contradiction: c }))
             .collect();
-        serde_json::to_string(&self.engine.verify_with_scores(&input, &table).map_err(js_err)?).map_err(js_err)
+        let mut cached = self.plan.borrow_mut();
+        let fresh = match cached.as_ref() {
+            Some((key, _)) if key == input => false,
+            _ => true,
+        };
+        if fresh {
+            let input = Input::from_json(input).map_err(js_err)?;
+            *cached = Some((serde_json::to_string(&input).map_err(js_err)?, self.engine.plan(&input).map_err(js_err)?));
+        }
+        let (_, plan) = cached.as_ref().expect("a plan was just stored");
+        let scores = plan.scores_from(&table);
+        let upto = upto.map_or(plan.sentences.len(), |u| u as usize);
+        let mut report = self.engine.report(plan, &scores, upto);
+        if upto < plan.sentences.len() {
+            // Pairs of later sentences are not scored yet: not a finding about this partial report.
+            report.findings.retain(|f| f.kind != "truncated" || !f.message.contains("could not be scored"));
+        }
+        serde_json::to_string(&report).map_err(js_err)
     }
 }

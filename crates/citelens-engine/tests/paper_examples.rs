@@ -23,18 +23,11 @@ fn examples() -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// Examples the shipped model still gets wrong, with what it says; the test fails if any other
-/// example goes wrong, and reports these so that a better model shows up at once.
-/// - caqa-t2-partial: the model gives P(contradiction) 0.75 to a claim whose only extra fact is
-///   the character name (gold: partially supportive). It gives any name the passage lacks a high
-///   P(contradiction), and swapping in the passage's own names ("Julia Stiles is played by …")
-///   scores entailment as it does for the true contradiction (George Pal), so no rule on the
-///   model's answers separates the two.
-/// Fixed by reading the question (`question.rs`): caqa-t17-concatenation ("the politician", copied
-/// from the question, kept the joint reading at P(entailment) 0.31; without it, 0.87) and
-/// caqa-appF-partial (the passage never names the Maryland Transportation Authority, the
-/// question's subject).
-const KNOWN_WRONG: &[&str] = &["caqa-t2-partial"];
+/// Examples the shipped model still gets wrong (none since the typed checks: caqa-t2-partial, whose
+/// extra character name the model calls a contradiction at 0.75, is now partially supportive, the
+/// model's contradiction no longer deciding without a check behind it). The test fails if any goes
+/// wrong, and reports those listed here so that a better model shows up at once.
+const KNOWN_WRONG: &[&str] = &[];
 
 #[test]
 fn every_labelled_example_gets_its_category_and_complexity() {

@@ -147,7 +147,10 @@ impl Decider for RuleDecider {
         // not clearly against it: support, though unsure while the model leans to contradiction.
         let entailed_by_values =
             values_ok && coverage >= t.values_coverage && p.entailment >= t.values_entailment && p.contradiction < t.strong_contradiction;
-        if (entailed || entailed_by_values) && !unconfirmed_polarity && !value_conflict {
+        // An opposite or a swapped name the model could not confirm blocks support unless the model
+        // entails the claim clearly (long evidence often names things in ways the checks misread).
+        let blocked = unconfirmed_polarity && p.entailment < t.clear_entailment;
+        if (entailed || entailed_by_values) && !blocked && !value_conflict {
             let mut status = if t.require_entities && !missing_entities.is_empty() { ClaimStatus::PartiallySupported } else { ClaimStatus::Supported };
             // A value the evidence does not give is a fact it lacks, however fluent the paraphrase.
             if !f.checks.unmatched.is_empty() && !values_ok {

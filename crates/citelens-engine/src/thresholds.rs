@@ -42,6 +42,9 @@ pub struct Thresholds {
     pub values_entailment: f32,
     #[serde(default = "values_coverage")]
     pub values_coverage: f32,
+    /// P(entailment) at which an unconfirmed opposite or swapped name no longer blocks support.
+    #[serde(default = "clear_entailment")]
+    pub clear_entailment: f32,
     /// Below this confidence a verdict is shown as unsure (`uncertain: true`).
     #[serde(default = "unsure_below")]
     pub unsure_below: f32,
@@ -64,6 +67,9 @@ fn values_entailment() -> f32 {
 }
 fn values_coverage() -> f32 {
     Thresholds::default().values_coverage
+}
+fn clear_entailment() -> f32 {
+    Thresholds::default().clear_entailment
 }
 fn unsure_below() -> f32 {
     Thresholds::default().unsure_below
@@ -89,6 +95,7 @@ impl Default for Thresholds {
             probe_margin: 0.25,
             values_entailment: 0.1,
             values_coverage: 0.8,
+            clear_entailment: 0.85,
             unsure_below: 0.6,
         }
     }
@@ -108,6 +115,7 @@ impl Thresholds {
             ("values_entailment", self.values_entailment),
             ("values_coverage", self.values_coverage),
             ("unsure_below", self.unsure_below),
+            ("clear_entailment", self.clear_entailment),
         ];
         for (name, v) in probs {
             if !(0.0..=1.0).contains(&v) {

@@ -438,7 +438,6 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
         if j >= ws.len() {
             break;
         }
-        let cut = p.start + w.0;
         let mut left_end = w.0;
         let before = s[..left_end].trim_end();
         left_end = before.trim_end_matches(',').len();
@@ -476,7 +475,6 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
             let Some(subject) = subject else { continue };
             right.prefix = Some(subject);
         }
-        let _ = cut;
         let mut out = split_clauses(text, left, discourse);
         out.extend(split_clauses(text, right, discourse));
         return out;

@@ -98,7 +98,11 @@ impl Decider for RuleDecider {
                 result: if is_confirmed { "mismatch".into() } else { "unconfirmed".into() },
                 answer_says: c.claim_says.clone(),
                 source_says: c.source_says.clone(),
-                message: if is_confirmed {
+                message: if is_confirmed && c.source_says == "no negation" {
+                    // A negation is said as the two statements: "the source says … was open to
+                    // pedestrians; the answer says … was never open to pedestrians".
+                    format!("the source says {}; the answer says {}", c.probe.trim_end_matches('.'), f.claim.trim_end_matches('.'))
+                } else if is_confirmed {
                     format!("the source says {}; the answer says {}", c.source_says, c.claim_says)
                 } else {
                     format!("the source has {} where the answer has {}; not clearly the same fact", c.source_says, c.claim_says)

@@ -37,8 +37,6 @@ pub const MAX_CLAIMS_PER_SENTENCE: usize = 8;
 /// What sentence-initial pronouns can refer to: updated sentence by sentence.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Discourse {
-    /// The last sentence subject that is a thing ("It", "Its", "The bridge").
-    pub thing: Option<String>,
     /// The last person named as a subject ("He", "She", "His", "Her").
     pub person: Option<String>,
     /// Every thing named as a subject so far, first one first: "The war" is the latest whose name
@@ -47,6 +45,11 @@ pub struct Discourse {
 }
 
 impl Discourse {
+    /// The last sentence subject that is a thing ("It", "Its").
+    pub fn thing(&self) -> Option<&String> {
+        self.things.last()
+    }
+
     /// The question's subject starts the discourse ("When did the Brooklyn Bridge open?").
     pub fn from_question(question: &str) -> Self {
         let mut d = Discourse::default();
@@ -74,7 +77,6 @@ impl Discourse {
         if is_person_like(name, text, at) {
             self.person = Some(phrase.to_string());
         } else {
-            self.thing = Some(phrase.to_string());
             self.things.push(phrase.to_string());
         }
     }
@@ -118,8 +120,8 @@ impl Discourse {
         let w = first.as_str();
         let possessive = |s: &String| if s.ends_with('s') { format!("{s}'") } else { format!("{s}'s") };
         let out = match w {
-            "It" => self.thing.clone(),
-            "Its" => self.thing.as_ref().map(possessive),
+            "It" => self.thing().cloned(),
+            "Its" => self.thing().map(possessive),
             "He" | "She" => self.person.clone(),
             "His" | "Her" => self.person.as_ref().map(possessive),
             "The" | "This" => {
@@ -256,14 +258,15 @@ fn word_re() -> &'static Regex {
 /// their ending; these are the auxiliaries and the irregular verbs answers use most.
 const VERBS: &[&str] = &[
     "is", "was", "are", "were", "has", "had", "have", "will", "would", "can", "could", "may", "might", "did", "does",
-    "do", "became", "becomes", "remains", "remain", "won", "wins", "lost", "loses", "made", "makes", "began", "begins",
-    "took", "takes", "led", "leads", "ran", "runs", "held", "holds", "went", "goes", "came", "comes", "gave", "gives",
-    "grew", "grows", "built", "builds", "wrote", "writes", "said", "says", "sold", "sells", "left", "leaves", "met",
-    "meets", "found", "finds", "fell", "falls", "rose", "rises", "stood", "stands", "spent", "spends", "flew", "flies",
-    "drew", "draws", "lies", "lay", "hangs", "hung", "sank", "sinks", "struck", "strikes", "broke", "breaks", "became",
-    "carries", "covers", "contains", "includes", "lives", "eats", "runs", "uses", "means", "needs", "shows", "gets",
-    "got", "kept", "keeps", "brought", "brings", "taught", "teaches", "thought", "bought", "paid", "pays", "felt",
-    "told", "tells", "knew", "knows", "saw", "sees", "chose", "spoke", "stole", "swam", "won", "shared", "shares",
+    "do", "became", "becomes", "remains", "remain", "won", "wins", "lost", "loses", "made", "makes", "began",
+    "begins", "took", "takes", "led", "leads", "ran", "runs", "held", "holds", "went", "goes", "came", "comes",
+    "gave", "gives", "grew", "grows", "built", "builds", "wrote", "writes", "said", "says", "sold", "sells", "left",
+    "leaves", "met", "meets", "found", "finds", "fell", "falls", "rose", "rises", "stood", "stands", "spent",
+    "spends", "flew", "flies", "drew", "draws", "lies", "lay", "hangs", "hung", "sank", "sinks", "struck", "strikes",
+    "broke", "breaks", "carries", "covers", "contains", "includes", "lives", "eats", "uses", "means", "needs",
+    "shows", "gets", "got", "kept", "keeps", "brought", "brings", "taught", "teaches", "thought", "bought", "paid",
+    "pays", "felt", "told", "tells", "knew", "knows", "saw", "sees", "chose", "spoke", "stole", "swam", "shared",
+    "shares",
 ];
 const ADVERBS: &[&str] = &["also", "later", "then", "still", "never", "only", "soon", "eventually", "not", "now", "first", "again", "finally", "often", "usually"];
 /// Past participles ending in "-ed" that usually follow a noun as an adjective ("the bridge named …").
@@ -626,11 +629,11 @@ mod tests {
         assert_eq!(texts_in("The man was tall.", &d), ["The man was tall."]);
         // A description equated with a name makes the name the referent; a possessive is not kept.
         let mut d = Discourse::from_question("What is the capital of Australia?");
-        assert_eq!(d.thing, None);
+        assert_eq!(d.thing(), None);
         d.update("The capital of Australia is Canberra, not Sydney.");
         assert_eq!(texts_in("It was chosen in 1908.", &d), ["Canberra was chosen in 1908."]);
         d.update("The Amazon's basin is large.");
-        assert_eq!(d.thing.as_deref(), Some("the Amazon"));
+        assert_eq!(d.thing().map(String::as_str), Some("the Amazon"));
         let mut w = Discourse::from_question("When did World War I take place?");
         w.update("The Treaty of Versailles was signed in 1919.");
         assert_eq!(texts_in("The war ended in 1918.", &w), ["World War I ended in 1918."]);

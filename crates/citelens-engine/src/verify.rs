@@ -116,6 +116,15 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         // The evidence's names include those its pronouns refer to ("The painting was stolen" names the Mona Lisa).
         let resolved: String = w.cited.iter().flat_map(|&ix| sources[ix].units.iter().map(|u| u.named.as_str())).collect::<Vec<_>>().join(" ");
         let evidence_mentions = Mentions::new(&format!("{evidence_text} {resolved} {}", titles(&w.cited, input)));
+        // Each cited source's own words (its names, and those its pronouns refer to), once per sentence.
+        let alone: Vec<Mentions> = w
+            .cited
+            .iter()
+            .map(|&ix| {
+                let named: String = sources[ix].units.iter().map(|u| u.named.as_str()).collect::<Vec<_>>().join(" ");
+                Mentions::new(&format!("{} {named}", sources[ix].premise))
+            })
+            .collect();
         let mut claims = Vec::new();
         for cw in &w.claims {
             let report = decide_claim(cw, book, decider, &evidence_mentions, &w.cited, input, sources, (clean, &input.answer), &question);
@@ -147,7 +156,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
             }
             // Per-citation statuses: each citation alone; alone it may only contradict what
             // the sentence's evidence as a whole contradicts.
-            for (pos, &ix) in w.cited.iter().enumerate() {
+            for pos in 0..w.cited.len() {
                 let mut p = book.get(cw.indiv[pos]);
                 for &(upos, _, pair) in &cw.units {
                     let q = book.get(pair);
@@ -155,14 +164,12 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
                         p = q;
                     }
                 }
-                let alone_resolved: String = sources[ix].units.iter().map(|u| u.named.as_str()).collect::<Vec<_>>().join(" ");
-                let alone = Mentions::new(&format!("{} {alone_resolved}", sources[ix].premise));
                 let probes: Vec<Option<(f32, f32)>> = cw
                     .probes
                     .iter()
                     .map(|pr| (pr.source_pos == pos).then(|| (book.get(pr.probe).entailment, book.get(pr.original).entailment)))
                     .collect();
-                let d = decider.decide(&ClaimFacts { claim: &report.text, question: &question, probs: p, evidence: &alone, checks: &cw.checks, probes: &probes });
+                let d = decider.decide(&ClaimFacts { claim: &report.text, question: &question, probs: p, evidence: &alone[pos], checks: &cw.checks, probes: &probes });
                 let mut status = d.status;
                 if status == ClaimStatus::Contradicted && report.status != ClaimStatus::Contradicted {
                     status = if d.relevance >= t.relevance { ClaimStatus::Missing } else { ClaimStatus::Unrelated };

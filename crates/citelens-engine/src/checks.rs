@@ -42,6 +42,15 @@ pub struct Conflict {
     /// The evidence reports the claim as a misconception or myth: the probe is the claim itself,
     /// and entailing it means the evidence denies it.
     pub denial: bool,
+    /// For a negation one side has and the other lacks: which side has it.
+    pub negated: Option<Side>,
+}
+
+/// One side of a claim-evidence comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Claim,
+    Source,
 }
 
 /// What the typed checks found for one claim against its evidence sentences.
@@ -90,9 +99,14 @@ pub fn check(claim: &str, sentences: &[String]) -> CheckOutcome {
         let stated = (evidence_values.iter().flatten().any(|e| v.matches(e)) && !named_only) || derived_match(&v, &evidence_values.concat());
         // "Biden received 232" against "Biden received 306 … to Trump's 232": the value in the
         // claim's role decides, wherever else the number appears.
-        let role_conflict = !in_role.is_empty() && !in_role.iter().any(|x| v.matches(x.1));
+        let role_conflict = !in_role.is_empty() && !in_role.iter().any(|x| v.agrees(x.1));
         if stated && !role_conflict {
             out.matched.push(v.text.clone());
+            continue;
+        }
+        // "March 4, 2019" against "March 2019": the evidence gives the date less precisely. That
+        // neither states the claim's day nor denies it, so it is no conflict with other dates.
+        if !role_conflict && evidence_values.iter().flatten().any(|e| !e.in_name && v.agrees(e)) {
             continue;
         }
         // Candidates: same role first, then the sentence sharing most words with the claim.
@@ -109,7 +123,7 @@ pub fn check(claim: &str, sentences: &[String]) -> CheckOutcome {
                 probe: format!("{}{}{}", &claim[..v.start], e.text, &claim[v.end..]),
                 sentence: si,
                 same_role,
-                denial: false,
+                denial: false, negated: None,
             });
         }
     }
@@ -194,6 +208,26 @@ impl Value {
             (None, None) => self.unit == other.unit,
             _ => false,
         }
+    }
+
+    /// Whether `other` (from the evidence) could be this value said less precisely: dates that agree
+    /// on every part both give (day, month, year) and share a month or a year; other values when
+    /// they match.
+    fn agrees(&self, other: &Value) -> bool {
+        if !(self.is_date() && other.is_date()) {
+            return self.matches(other);
+        }
+        let part = |a: Option<i64>, b: Option<i64>| match (a, b) {
+            (Some(a), Some(b)) => Some(a == b),
+            _ => None,
+        };
+        let parts = [
+            part(self.year.map(i64::from), other.year.map(i64::from)),
+            part(self.month.map(i64::from), other.month.map(i64::from)),
+            part(self.day.map(i64::from), other.day.map(i64::from)),
+        ];
+        let shares_month_or_year = parts[0] == Some(true) || parts[1] == Some(true);
+        shares_month_or_year && parts.iter().all(|p| *p != Some(false))
     }
 
     /// Whether `other` (from the evidence) states this value.
@@ -612,14 +646,14 @@ fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
     };
     if nc > ns && same_subject && negated_overlap(claim, sentence) {
         if let Some(probe) = without_negation(claim) {
-            out.push(Conflict { kind: CheckKind::Polarity, claim_says: negation_re().find(claim).map(|m| m.as_str().to_string()).unwrap_or_default(), source_says: "no negation".into(), probe, sentence: si, same_role: false, denial: false });
+            out.push(Conflict { kind: CheckKind::Polarity, claim_says: negation_re().find(claim).map(|m| m.as_str().to_string()).unwrap_or_default(), source_says: String::new(), probe, sentence: si, same_role: false, denial: false, negated: Some(Side::Claim) });
         }
     }
     // The evidence negates what the claim states: no probe to write, but support is blocked and
     // the model's contradiction counts at the checked level.
     if ns > nc && same_subject && negated_overlap(sentence, claim) {
         let says = negation_re().find(sentence).map(|m| m.as_str().to_string()).unwrap_or_default();
-        out.push(Conflict { kind: CheckKind::Polarity, claim_says: "no negation".into(), source_says: says, probe: claim.to_string(), sentence: si, same_role: false, denial: false });
+        out.push(Conflict { kind: CheckKind::Polarity, claim_says: String::new(), source_says: says, probe: claim.to_string(), sentence: si, same_role: false, denial: false, negated: Some(Side::Source) });
     }
     let ev_words: Vec<String> = sentence.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).collect();
     let claim_lower: Vec<String> = claim.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).collect();
@@ -643,7 +677,7 @@ fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
                     (Some(ci), Some(ei)) => [-1isize, 1].iter().any(|&d| neighbour(&claim_lower, ci, d).is_some() && neighbour(&claim_lower, ci, d) == neighbour(&ev_words, ei, d)),
                     _ => false,
                 };
-                out.push(Conflict { kind: CheckKind::Polarity, claim_says: w.to_string(), source_says: a.to_string(), probe, sentence: si, same_role, denial: false });
+                out.push(Conflict { kind: CheckKind::Polarity, claim_says: w.to_string(), source_says: a.to_string(), probe, sentence: si, same_role, denial: false, negated: None });
             }
         }
     }
@@ -696,22 +730,35 @@ fn same_subject(claim: &str, sentence: &str) -> bool {
 }
 
 /// Words by which a text reports a belief in order to deny it.
-const DENIAL_CUES: &[&str] = &["misconception", "myth", "contrary to", "falsely", "wrongly", "erroneously", "mistakenly", "incorrectly", "is not true", "untrue", "debunked", "misbelief"];
+/// An adverb alone ("wrongly convicted") does not deny the event, only its justice: it is a cue
+/// only before a verb of belief or report ("falsely believed", "mistakenly attributed").
+const DENIAL_CUES: &[&str] = &["misconception", "myth", "contrary to", "is not true", "untrue", "debunked", "misbelief"];
+const DENIAL_ADVERBS: &[&str] = &["falsely", "wrongly", "erroneously", "mistakenly", "incorrectly"];
+const BELIEF_VERBS: &[&str] = &["believed", "thought", "claimed", "said", "reported", "assumed", "attributed", "stated", "described", "credited", "believe", "think", "claim", "assume"];
+
+/// The denial cue the sentence uses, if any.
+fn denial_cue(sentence_lower: &str) -> Option<String> {
+    if let Some(cue) = DENIAL_CUES.iter().find(|cue| sentence_lower.contains(*cue)) {
+        return Some(cue.to_string());
+    }
+    let words: Vec<&str> = sentence_lower.split(|c: char| !c.is_alphabetic()).filter(|w| !w.is_empty()).collect();
+    words.windows(2).find(|w| DENIAL_ADVERBS.contains(&w[0]) && BELIEF_VERBS.contains(&w[1])).map(|w| w.join(" "))
+}
 
 /// The evidence sentence presents the claim as a misconception ("A common misconception is that
 /// seasons are caused by …"): entailing the claim from it means the evidence denies it.
 fn denial(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
     let s = sentence.to_lowercase();
     let c = claim.to_lowercase();
-    let cue = DENIAL_CUES.iter().find(|cue| s.contains(*cue) && !c.contains(*cue))?;
+    let cue = denial_cue(&s).filter(|cue| !c.contains(cue.as_str()))?;
     Some(Conflict {
         kind: CheckKind::Polarity,
         claim_says: claim.trim_end_matches('.').to_string(),
-        source_says: format!("calls it a {cue}"),
+        source_says: format!("it is untrue (\"{cue}\")"),
         probe: claim.to_string(),
         sentence: si,
         same_role: false,
-        denial: true,
+        denial: true, negated: None,
     })
 }
 
@@ -738,7 +785,7 @@ fn swapped_names(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
                 let same_link = link(claim, b.start).is_some() && link(claim, b.start) == link(sentence, pa);
                 if pb < pa && same_link {
                     let probe = format!("{}{}{}{}{}", &claim[..a.start], b.text, &claim[a.end..b.start], a.text, &claim[b.end..]);
-                    return Some(Conflict { kind: CheckKind::Name, claim_says: format!("{} … {}", a.text, b.text), source_says: format!("{} … {}", b.text, a.text), probe, sentence: si, same_role: true, denial: false });
+                    return Some(Conflict { kind: CheckKind::Name, claim_says: format!("{} … {}", a.text, b.text), source_says: format!("{} … {}", b.text, a.text), probe, sentence: si, same_role: true, denial: false, negated: None });
                 }
             }
         }
@@ -766,7 +813,7 @@ fn agent(claim: &str, sentences: &[String], all: &Mentions) -> Option<Conflict> 
             continue;
         }
         let probe = format!("{}{}{}", &claim[..first.start], other.text, &claim[first.end..]);
-        return Some(Conflict { kind: CheckKind::Name, claim_says: first.text.clone(), source_says: other.text.clone(), probe, sentence: si, same_role: true, denial: false });
+        return Some(Conflict { kind: CheckKind::Name, claim_says: first.text.clone(), source_says: other.text.clone(), probe, sentence: si, same_role: true, denial: false, negated: None });
     }
     None
 }
@@ -801,7 +848,7 @@ fn superlative_holder(claim: &str, sentences: &[String]) -> Option<Conflict> {
             continue;
         }
         let probe = format!("{}{}{}", &claim[..subject.start], holder.text, &claim[subject.end..]);
-        return Some(Conflict { kind: CheckKind::Name, claim_says: subject.text.clone(), source_says: holder.text.clone(), probe, sentence: si, same_role: true, denial: false });
+        return Some(Conflict { kind: CheckKind::Name, claim_says: subject.text.clone(), source_says: holder.text.clone(), probe, sentence: si, same_role: true, denial: false, negated: None });
     }
     None
 }
@@ -848,7 +895,7 @@ fn names(claim: &str, sentence: &str, si: usize, all: &Mentions) -> Vec<Conflict
                     probe: format!("{}{}{}", &claim[..c.start], e.text, &claim[c.end..]),
                     sentence: si,
                     same_role: same_role || same_head,
-                    denial: false,
+                    denial: false, negated: None,
                 });
                 break;
             }
@@ -900,6 +947,26 @@ mod tests {
         assert!(c.conflicts.iter().any(|x| x.source_says == "306" && x.same_role), "{c:?}");
         let c = check("It has 136 floors.", &ev(&["It stands 828 metres tall and has 163 floors."]));
         assert_eq!(c.conflicts[0].probe, "It has 163 floors.");
+    }
+
+    #[test]
+    fn a_date_given_less_precisely_is_no_conflict() {
+        // The evidence gives the month and year, or the day without the year: nothing denies the claim.
+        let c = check("It aired on March 4, 2019, in Australia.", &ev(&["It premiered in March 2019.", "Filming ended in June 2018."]));
+        assert!(c.conflicts.is_empty(), "{c:?}");
+        let c = check("The album came out on April 9, 2011.", &ev(&["The album came out on April 9.", "The tour began on February 22, 2011."]));
+        assert!(c.conflicts.is_empty(), "{c:?}");
+        // A different day of the same month still conflicts.
+        let c = check("The album came out on April 9, 2011.", &ev(&["The album came out on April 19, 2011."]));
+        assert_eq!(c.conflicts.len(), 1, "{c:?}");
+    }
+
+    #[test]
+    fn only_a_belief_called_false_is_a_denial() {
+        let c = check("Peruggia was convicted of the theft.", &ev_one("Peruggia was wrongly convicted of the theft."));
+        assert!(!c.conflicts.iter().any(|x| x.denial), "{c:?}");
+        let c = check("Edison invented the light bulb.", &ev_one("Edison is often falsely credited with inventing the light bulb."));
+        assert!(c.conflicts.iter().any(|x| x.denial), "{c:?}");
     }
 
     #[test]

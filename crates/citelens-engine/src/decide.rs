@@ -1,7 +1,7 @@
 //! The decide stage: from a claim's scores and typed checks to its status, confidence and reasons.
 //! `Decider` is the seam for a trained classifier; `RuleDecider` is the auditable rule set.
 
-use crate::checks::{CheckKind, CheckOutcome};
+use crate::checks::{CheckKind, CheckOutcome, Side};
 use crate::entities::{self, Mentions};
 use crate::question;
 use crate::report::{CheckReport, ClaimStatus, Probs};
@@ -98,10 +98,14 @@ impl Decider for RuleDecider {
                 result: if is_confirmed { "mismatch".into() } else { "unconfirmed".into() },
                 answer_says: c.claim_says.clone(),
                 source_says: c.source_says.clone(),
-                message: if is_confirmed && c.source_says == "no negation" {
+                message: if is_confirmed && c.negated == Some(Side::Claim) {
                     // A negation is said as the two statements: "the source says … was open to
                     // pedestrians; the answer says … was never open to pedestrians".
                     format!("the source says {}; the answer says {}", c.probe.trim_end_matches('.'), f.claim.trim_end_matches('.'))
+                } else if c.negated == Some(Side::Claim) {
+                    format!("the answer negates it (\"{}\") and the source does not; not clearly the same fact", c.claim_says)
+                } else if c.negated == Some(Side::Source) {
+                    format!("the source negates it (\"{}\") and the answer does not; not clearly the same fact", c.source_says)
                 } else if is_confirmed {
                     format!("the source says {}; the answer says {}", c.source_says, c.claim_says)
                 } else {
@@ -146,7 +150,10 @@ impl Decider for RuleDecider {
         // A number or date of the claim the evidence gives otherwise is never supported.
         let value_conflict = f.checks.conflicts.iter().any(|c| matches!(c.kind, CheckKind::Number | CheckKind::Date));
         let support = if t.coverage_power > 0.0 { p.entailment * coverage.powf(t.coverage_power) } else { p.entailment };
-        let entailed = support >= t.entailment && p.entailment >= p.contradiction;
+        // Word coverage guards against a fluent entailment of a claim that says more than the
+        // evidence; an abstractive paraphrase the model entails clearly shares few words and is
+        // still support.
+        let entailed = (support >= t.entailment || p.entailment >= t.clear_entailment) && p.entailment >= p.contradiction;
         // Every value of the claim stated by the evidence, nearly all its words there, and the model
         // not clearly against it: support, though unsure while the model leans to contradiction.
         let entailed_by_values =
@@ -278,5 +285,14 @@ mod tests {
         let d = decide("Canberra has a population of about 460,000 people.", "Canberra is the capital city of Australia.", probs(0.6, 0.1), &[]);
         assert_eq!(d.status, ClaimStatus::Missing);
         assert!(d.checks.iter().any(|c| c.result == "absent"));
+    }
+
+    #[test]
+    fn a_clear_entailment_of_a_paraphrase_supports_despite_few_shared_words() {
+        let ev = "Keep drugs somewhere cool and dry, out of the sun, since light and heat break them down.";
+        let claim = "Generally, medications should be stored in a cool, dry place away from direct sunlight and heat sources.";
+        assert_eq!(decide(claim, ev, probs(0.9, 0.05), &[]).status, ClaimStatus::Supported);
+        // A weaker entailment of so few shared words is not.
+        assert_ne!(decide(claim, ev, probs(0.6, 0.1), &[]).status, ClaimStatus::Supported);
     }
 }

@@ -33,7 +33,27 @@ const NOT_NAMES: &[&str] = &[
     "Did", "Does", "Do", "Has", "Had", "Have", "According", "Because", "Despite", "Following", "Today", "Currently",
     "Originally", "Unlike", "Like", "Contrary", "Since", "Until", "Although", "Though", "Instead", "Nearly", "About",
     "Around", "Over", "Under", "Only", "Every", "Everyone", "Nobody", "Nothing", "Some", "Such", "Its", "Yet", "Still",
+    // Discourse connectives and imperatives that open an answer's sentences ("Furthermore, …",
+    // "Imagine that …"): a closed class, unlike names.
+    "Furthermore", "Moreover", "Therefore", "Thus", "Hence", "Meanwhile", "Overall", "Finally",
+    "Lastly", "Then", "Next", "Here", "Now", "Even", "Just", "Not", "Perhaps", "Maybe", "Often", "Sometimes",
+    "Always", "Never", "Later", "Otherwise", "Indeed", "Again", "Besides", "Instead", "Rather", "Whether", "Unless",
+    "Imagine", "Consider", "Note", "Remember", "Ensure", "Make", "Use", "Avoid", "Try", "Keep", "Let", "Take", "Start",
+    "Our", "Your", "My", "You", "Any", "Another", "Either", "Neither", "Much", "More", "Less", "Few",
 ];
+
+/// A text's first word, or a word after a sentence's end ("… 1883. Additionally, …").
+fn opens_sentence(text: &str, start: usize) -> bool {
+    let before = text[..start].trim_end();
+    before.is_empty() || before.ends_with(['.', '!', '?', ':', '\n', '"', '“'])
+}
+
+/// A sentence-opening adverb set off by a comma ("Additionally,", "Generally,", "Historically,"):
+/// names rarely end in "-ly" and stand alone before a comma at a sentence's start.
+fn opening_adverb(text: &str, start: usize, end: usize) -> bool {
+    let word = &text[start..end];
+    word.len() > 4 && word.ends_with("ly") && text[end..].starts_with(',') && opens_sentence(text, start)
+}
 
 /// When one or two connectors at `j` lead to a name word, the index of that word.
 fn connector_bridge(words: &[(usize, usize, &str)], j: usize, joined: &dyn Fn(usize, usize) -> bool) -> Option<usize> {
@@ -55,7 +75,7 @@ pub fn extract(text: &str) -> Vec<Entity> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        if !is_name_word(words[i].2) || NOT_NAMES.contains(&words[i].2) {
+        if !is_name_word(words[i].2) || NOT_NAMES.contains(&words[i].2) || opening_adverb(text, words[i].0, words[i].1) {
             i += 1;
             continue;
         }
@@ -156,6 +176,15 @@ mod tests {
         assert_eq!(texts("The Puppetoon Movie is a 1987 film"), ["Puppetoon Movie", "1987"]);
         assert_eq!(texts("born on July 8, 1596 in Rome"), ["July 8", "1596", "Rome"]);
         assert_eq!(texts("designed by John A. Roebling and F. W. de Klerk"), ["John A. Roebling", "F. W. de Klerk"]);
+    }
+
+    #[test]
+    fn sentence_openers_are_not_names() {
+        assert_eq!(texts("Additionally, the psychologist can help. Generally, Kelly stores it in Italy."), ["Kelly", "Italy"]);
+        assert_eq!(texts("Furthermore, drones can warn Sydney."), ["Sydney"]);
+        assert_eq!(texts("Imagine a bridge in Brooklyn."), ["Brooklyn"]);
+        // A name that happens to end in "-ly" and opens a sentence without a comma stays a name.
+        assert_eq!(texts("Italy won in 2006."), ["Italy", "2006"]);
     }
 
     #[test]

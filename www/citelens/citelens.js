@@ -59,6 +59,9 @@ class WorkerBackend {
  * Several workers, each with its own copy of the model, so a verification uses every core: the first
  * worker plans (which pairs to score) and assembles the report; all of them score pairs.
  */
+/** Pairs a worker takes at a time: small, so the workers finish together; more than one, so
+ * messages cost little beside scoring (a pair takes tens of milliseconds). */
+const PULL_PAIRS = 2;
 /** The score table's key for a (premise, hypothesis) pair. */
 const pairKey = (p, h) => `${p}\u0000${h}`;
 
@@ -82,37 +85,63 @@ class PoolBackend {
   async run(worker, msg) {
     return (await worker.call(msg)).out;
   }
-  /** Scores `todo` pairs across the ready workers (longest first, each to the least loaded). */
-  async scoreSpread(todo, table) {
-    const workers = this.ready.slice();
-    const loads = workers.map(() => 0);
-    const parts = workers.map(() => []);
-    for (const pair of todo.slice().sort((a, b) => b[0].length + b[1].length - a[0].length - a[1].length)) {
-      const i = loads.indexOf(Math.min(...loads));
-      parts[i].push(pair);
-      loads[i] += pair[0].length + pair[1].length;
-    }
-    await Promise.all(parts.map(async (part, i) => {
-      if (!part.length) return;
-      const probs = JSON.parse(await this.run(workers[i], { type: "score", pairs: JSON.stringify(part) }));
-      part.forEach(([p, h], j) => probs[j] && table.set(pairKey(p, h), probs[j]));
-    }));
-  }
   async verify(input, onSentence) {
     const lead = this.workers[0];
-    // One plan per request: the lead worker plans and keeps the plan; each step scores only the
-    // pairs its sentences add, then the lead reports the sentences scored so far.
+    // One plan per request: the lead worker plans and keeps the plan. Every pair is scored once, in
+    // the order of the steps (sentences) that first need it, by whichever worker is free: workers
+    // pull a few pairs at a time, so no worker waits at a step's end for a slower one. The lead
+    // reports each step as soon as its pairs are in, between its own scoring.
     const { input: fitted, notes, steps } = JSON.parse(await this.run(lead, { type: "prepare", input: JSON.stringify(input) }));
     const doc = JSON.stringify(fitted);
+    const queue = [];
+    const left = steps.map(() => 0);
+    const queued = new Set();
+    steps.forEach((step, k) => {
+      for (const [p, h] of step.pairs) {
+        const key = pairKey(p, h);
+        if (queued.has(key)) continue;
+        queued.add(key);
+        queue.push({ p, h, key, step: k });
+        left[k] += 1;
+      }
+    });
     const table = new Map();
+    let next = 0;
+    let reported = -1;
     let report = null;
-    for (const [k, step] of steps.entries()) {
-      await this.scoreSpread(step.pairs.filter(([p, h]) => !table.has(pairKey(p, h))), table);
+    // The last step whose pairs, and every earlier step's, are scored.
+    const ready = () => {
+      let k = reported;
+      while (k + 1 < steps.length && left[k + 1] === 0) k += 1;
+      return k;
+    };
+    const assemble = async (k) => {
+      reported = k;
       const scores = [...table.entries()].map(([key, probs]) => [...key.split("\u0000"), probs]);
-      report = JSON.parse(await this.run(lead, { type: "assemble", input: doc, scores: JSON.stringify(scores), upto: step.sentences }));
+      report = JSON.parse(await this.run(lead, { type: "assemble", input: doc, scores: JSON.stringify(scores), upto: steps[k].sentences }));
       report.findings.push(...notes);
       onSentence?.(report, k + 1, steps.length);
-    }
+    };
+    const work = async (worker, isLead) => {
+      for (;;) {
+        if (isLead && ready() > reported) {
+          await assemble(ready());
+          continue;
+        }
+        if (next >= queue.length) return;
+        const part = queue.slice(next, next + PULL_PAIRS);
+        next += part.length;
+        const probs = JSON.parse(await this.run(worker, { type: "score", pairs: JSON.stringify(part.map((x) => [x.p, x.h])) }));
+        part.forEach((x, j) => {
+          if (probs[j]) table.set(x.key, probs[j]);
+          left[x.step] -= 1;
+        });
+      }
+    };
+    const workers = this.ready.includes(lead) ? [lead, ...this.ready.filter((w) => w !== lead)] : this.ready.slice();
+    await Promise.all(workers.map((w) => work(w, w === lead)));
+    // Steps the other workers finished after the lead ran out of pairs (or a plan with no pairs).
+    if (steps.length && ready() > reported) await assemble(ready());
     return report;
   }
 }

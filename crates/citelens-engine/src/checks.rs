@@ -606,19 +606,20 @@ fn without_negation(claim: &str) -> Option<String> {
 
 /// Word pairs of opposite meaning that answers swap. Hand-written (WordNet's antonym pointers are
 /// mostly adjectives and would need shipping its data): the verbs, comparatives and directions
-/// factual answers use.
+/// factual answers use. Converses are left out: "27 years in prison before his release" says what
+/// "released after 27 years" says, and "A bought B from C" what "C sold B to A" says.
 const ANTONYMS: &[(&str, &str)] = &[
     ("won", "lost"), ("win", "lose"), ("wins", "loses"), ("winning", "losing"), ("increased", "decreased"),
     ("increase", "decrease"), ("increases", "decreases"), ("rose", "fell"), ("rises", "falls"), ("rise", "fall"),
     ("higher", "lower"), ("highest", "lowest"), ("largest", "smallest"), ("larger", "smaller"), ("biggest", "smallest"),
-    ("closest", "farthest"), ("nearest", "farthest"), ("first", "last"), ("before", "after"), ("north", "south"),
+    ("closest", "farthest"), ("nearest", "farthest"), ("first", "last"), ("north", "south"),
     ("northern", "southern"), ("east", "west"), ("eastern", "western"), ("more", "fewer"), ("above", "below"),
     ("longest", "shortest"), ("longer", "shorter"), ("oldest", "youngest"), ("older", "younger"), ("eldest", "youngest"),
     ("opened", "closed"), ("open", "closed"), ("alive", "dead"), ("accepted", "rejected"), ("approved", "rejected"),
     ("allowed", "banned"), ("legal", "illegal"), ("succeeded", "failed"), ("success", "failure"), ("gained", "lost"),
     ("rising", "falling"), ("strongest", "weakest"), ("richest", "poorest"), ("earliest", "latest"), ("hottest", "coldest"),
     ("warmer", "colder"), ("warm", "cold"), ("hot", "cold"), ("wettest", "driest"), ("day", "night"), ("daylight", "night"),
-    ("entered", "left"), ("arrived", "departed"), ("imports", "exports"), ("bought", "sold"), ("buy", "sell"),
+    ("entered", "left"), ("arrived", "departed"), ("imports", "exports"),
     ("inner", "outer"), ("upper", "lower"), ("began", "ended"), ("start", "end"), ("maximum", "minimum"),
     ("majority", "minority"), ("male", "female"), ("men", "women"), ("father", "mother"), ("son", "daughter"),
     ("husband", "wife"), ("brother", "sister"), ("king", "queen"), ("full", "empty"), ("heavier", "lighter"),
@@ -627,7 +628,7 @@ const ANTONYMS: &[(&str, &str)] = &[
     ("increasing", "decreasing"), ("expanded", "shrank"), ("joined", "left"), ("defeated", "lost"), ("victory", "defeat"),
     ("acquitted", "convicted"), ("innocent", "guilty"), ("visible", "invisible"), ("possible", "impossible"),
     ("most", "least"), ("sunrise", "sunset"), ("survived", "died"), ("survive", "die"), ("increases", "falls"), ("increased", "fell"), ("rises", "drops"),
-    ("rose", "dropped"), ("rise", "drop"), ("increases", "drops"), ("grows", "shrinks"), ("grew", "shrank"), ("conceded", "refused"), ("acquired", "sold"), ("hunt", "scavenge"),
+    ("rose", "dropped"), ("rise", "drop"), ("increases", "drops"), ("grows", "shrinks"), ("grew", "shrank"), ("conceded", "refused"), ("hunt", "scavenge"),
 ];
 
 fn antonym_of(w: &str) -> Vec<&'static str> {
@@ -649,14 +650,16 @@ fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
         let stem = |w: &str| w.chars().take(5).collect::<String>();
         scope.iter().any(|w| theirs.iter().any(|t| t == w || (w.len() >= 5 && t.len() >= 5 && stem(w) == stem(t))))
     };
-    if nc > ns && same_subject && negated_overlap(claim, sentence) {
+    // Only a negation one side lacks altogether: "does not belong" against "is not a member … and
+    // is not in" is the same polarity, however many negations each side has.
+    if nc > 0 && ns == 0 && same_subject && negated_overlap(claim, sentence) {
         if let Some(probe) = without_negation(claim) {
             out.push(Conflict { kind: CheckKind::Polarity, claim_says: negation_re().find(claim).map(|m| m.as_str().to_string()).unwrap_or_default(), source_says: String::new(), probe, sentence: si, same_role: false, denial: false, negated: Some(Side::Claim) });
         }
     }
     // The evidence negates what the claim states: no probe to write, but support is blocked and
     // the model's contradiction counts at the checked level.
-    if ns > nc && same_subject && negated_overlap(sentence, claim) {
+    if ns > 0 && nc == 0 && same_subject && negated_overlap(sentence, claim) {
         let says = negation_re().find(sentence).map(|m| m.as_str().to_string()).unwrap_or_default();
         out.push(Conflict { kind: CheckKind::Polarity, claim_says: String::new(), source_says: says, probe: claim.to_string(), sentence: si, same_role: false, denial: false, negated: Some(Side::Source) });
     }
@@ -994,6 +997,16 @@ mod tests {
         assert!(!c.conflicts.iter().any(|x| x.kind == CheckKind::Name), "{c:?}");
         let c = check("The species had been described as a subspecies.", &ev_one("It was falsely assumed to be a subspecies."));
         assert!(!c.conflicts.iter().any(|x| x.denial), "{c:?}");
+    }
+
+    #[test]
+    fn converses_and_negations_on_both_sides_are_the_same_polarity() {
+        let c = check("Mandela spent 27 years in prison before his release in 1990.", &ev_one("Mandela was released in 1990 after 27 years in prison."));
+        assert!(!c.conflicts.iter().any(|x| x.kind == CheckKind::Polarity), "{c:?}");
+        let c = check("Switzerland does not belong to the European Union.", &ev_one("Switzerland is not a member of the European Union and is not in the eurozone."));
+        assert!(!c.conflicts.iter().any(|x| x.kind == CheckKind::Polarity), "{c:?}");
+        let c = check("Switzerland belongs to the European Union.", &ev_one("Switzerland is not a member of the European Union."));
+        assert!(c.conflicts.iter().any(|x| x.negated == Some(Side::Source)), "{c:?}");
     }
 
     #[test]

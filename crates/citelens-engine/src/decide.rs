@@ -178,7 +178,12 @@ impl Decider for RuleDecider {
             }
             return decision(status, confidence, reports);
         }
-        if relevance < t.relevance {
+        // A check that found the claim's value or its opposite otherwise in an evidence sentence
+        // found the evidence talking about the same thing, however it names it ("the war" for
+        // "World War I"): such a claim is not unrelated. (Another name is no such sign: any two
+        // passages name different things.)
+        let same_topic = f.checks.conflicts.iter().any(|c| c.kind != CheckKind::Name);
+        if relevance < t.relevance && !same_topic {
             return decision(ClaimStatus::Unrelated, 1.0 - relevance.max(p.entailment), reports);
         }
         // The model alone contradicts only clearly, and less readily when every value matches.
@@ -294,5 +299,16 @@ mod tests {
         assert_eq!(decide(claim, ev, probs(0.9, 0.05), &[]).status, ClaimStatus::Supported);
         // A weaker entailment of so few shared words is not.
         assert_ne!(decide(claim, ev, probs(0.6, 0.1), &[]).status, ClaimStatus::Supported);
+    }
+
+    #[test]
+    fn a_value_found_otherwise_makes_the_evidence_related_however_it_names_things() {
+        let d = decide(
+            "World War I ended with the surrender of Germany in 1917.",
+            "The fighting stopped with the armistice of November 1918.",
+            probs(0.05, 0.8),
+            &[Some((0.3, 0.05))],
+        );
+        assert_ne!(d.status, ClaimStatus::Unrelated, "{d:?}");
     }
 }

@@ -59,9 +59,9 @@ class WorkerBackend {
  * Several workers, each with its own copy of the model, so a verification uses every core: the first
  * worker plans (which pairs to score) and assembles the report; all of them score pairs.
  */
-/** Pairs a worker takes at a time: small, so the workers finish together; more than one, so
- * messages cost little beside scoring (a pair takes tens of milliseconds). */
-const PULL_PAIRS = 2;
+/** Pairs a worker takes at a time: one, so the workers finish together (a message costs well under
+ * a millisecond; a pair, tens of milliseconds). */
+const PULL_PAIRS = 1;
 /** The score table's key for a (premise, hypothesis) pair. */
 const pairKey = (p, h) => `${p}\u0000${h}`;
 
@@ -97,7 +97,9 @@ class PoolBackend {
     const left = steps.map(() => 0);
     const queued = new Set();
     steps.forEach((step, k) => {
-      for (const [p, h] of step.pairs) {
+      // Longest first within a step: the last pairs taken are short, so the workers end together.
+      const pairs = step.pairs.slice().sort((a, b) => b[0].length + b[1].length - a[0].length - a[1].length);
+      for (const [p, h] of pairs) {
         const key = pairKey(p, h);
         if (queued.has(key)) continue;
         queued.add(key);

@@ -466,9 +466,15 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
             first_verb(&tw).map(|v| t[..tw[v].0].trim().to_string()).filter(|x| !x.is_empty())
         };
         if own_subject {
-            // "and it was …": "it" is the first clause's subject.
+            // "and it was …": "it" is the first clause's subject, or that subject's owner when the
+            // subject is a possessive ("Its main span is 486 metres and it was the longest …": the
+            // bridge was the longest, "it" cannot be the span that "its" hangs on).
             let Some(subject) = subject else { continue };
             let pr = ws[j];
+            let subject = match (pr.2.eq_ignore_ascii_case("it"), subject.find("'s ").or_else(|| subject.find("’s "))) {
+                (true, Some(k)) => subject[..k].to_string(),
+                _ => subject,
+            };
             right.replace = Some((Piece { start: p.start + pr.0, end: p.start + pr.1 }, subject));
             if j > i + 1 {
                 right.parts = vec![Piece { start: p.start + pr.0, end: p.end }];
@@ -621,6 +627,10 @@ mod tests {
         let mut d = Discourse::from_question("When did the Brooklyn Bridge open and who designed it?");
         assert_eq!(texts_in("It was designed by John Roebling.", &d), ["The Brooklyn Bridge was designed by John Roebling."]);
         assert_eq!(texts_in("Its main span is 486 metres long.", &d), ["The Brooklyn Bridge's main span is 486 metres long."]);
+        assert_eq!(
+            texts_in("Its main span is 486 metres long and it was the longest bridge until 1903.", &d),
+            ["The Brooklyn Bridge's main span is 486 metres long.", "The Brooklyn Bridge was the longest bridge until 1903."]
+        );
         assert_eq!(texts_in("The bridge carries cars.", &d), ["The Brooklyn Bridge carries cars."]);
         d.update("Marie Curie was a physicist.");
         assert_eq!(texts_in("She won two prizes.", &d), ["Marie Curie won two prizes."]);

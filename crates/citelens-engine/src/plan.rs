@@ -242,6 +242,7 @@ impl Plan {
         let joint_premise = (premises.len() > 1 && premises.iter().map(|p| p.len()).sum::<usize>() <= JOINT_MAX_BYTES)
             .then(|| join_passages(&premises));
         let cited_words = Mentions::new(&premises.join(" "));
+        let premise_words: Vec<Mentions> = premises.iter().map(|p| Mentions::new(p)).collect();
         // Every cited evidence sentence, as the model reads it, for the typed checks.
         let mut check_sentences: Vec<(usize, usize)> = Vec::new(); // (source position, unit)
         for (pos, &ix) in w.cited.iter().enumerate() {
@@ -254,7 +255,12 @@ impl Plan {
         let question = self.question.clone();
         for claim in claims::claims_of_parts(&self.clean.text, &parts, discourse) {
             let indiv = premises.iter().map(|p| self.ask(p, &claim.text)).collect();
-            let joint = joint_premise.as_ref().map(|p| self.ask(p, &claim.text));
+            // The passages read together matter when the claim's facts are spread over them; a
+            // passage that has every word of the claim can state it alone, and the joint reading
+            // (the longest pair there is) is not scored.
+            let words = checks::content_words(&claim.text);
+            let one_passage_has_all = !words.is_empty() && premise_words.iter().any(|m| words.iter().all(|w| m.contains_word(w)));
+            let joint = joint_premise.as_ref().filter(|_| !one_passage_has_all).map(|p| self.ask(p, &claim.text));
             let mut restated = Vec::new();
             if let Some(plain) = question::without_question_descriptors(&claim.text, &question, &cited_words) {
                 for (pos, p) in premises.iter().enumerate() {

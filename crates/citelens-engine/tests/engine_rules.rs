@@ -269,3 +269,15 @@ fn the_question_is_read() {
     input.question = None;
     assert_eq!(e.verify(&input).unwrap().overall.category, Category::Supportive);
 }
+
+#[test]
+fn passages_are_read_together_only_when_no_one_has_every_word_of_the_claim() {
+    let e = Engine::new(Scripted(vec![]));
+    let cites = [("1", "The Brooklyn Bridge was designed by John A. Roebling."), ("2", "It opened in 1883 and carries pedestrians.")];
+    // One passage has every word: two readings, one per passage, no joint one.
+    let pairs = e.pairs_needed(&doc("The Brooklyn Bridge was designed by John A. Roebling [1][2].", &cites)).unwrap();
+    assert!(!pairs.iter().any(|(p, _)| p.contains("Roebling") && p.contains("pedestrians")), "{pairs:?}");
+    // The facts are spread over both: the passages are also read together.
+    let pairs = e.pairs_needed(&doc("The bridge designed by John A. Roebling carries pedestrians [1][2].", &cites)).unwrap();
+    assert!(pairs.iter().any(|(p, _)| p.contains("Roebling") && p.contains("pedestrians")), "{pairs:?}");
+}

@@ -217,15 +217,11 @@ impl Value {
         if !(self.is_date() && other.is_date()) {
             return self.matches(other);
         }
-        let part = |a: Option<i64>, b: Option<i64>| match (a, b) {
-            (Some(a), Some(b)) => Some(a == b),
-            _ => None,
-        };
-        let parts = [
-            part(self.year.map(i64::from), other.year.map(i64::from)),
-            part(self.month.map(i64::from), other.month.map(i64::from)),
-            part(self.day.map(i64::from), other.day.map(i64::from)),
-        ];
+        /// Whether a part both give agrees (`None` when one lacks it).
+        fn part<T: PartialEq>(a: Option<T>, b: Option<T>) -> Option<bool> {
+            Some(a? == b?)
+        }
+        let parts = [part(self.year, other.year), part(self.month, other.month), part(self.day, other.day)];
         let shares_month_or_year = parts[0] == Some(true) || parts[1] == Some(true);
         shares_month_or_year && parts.iter().all(|p| *p != Some(false))
     }

@@ -42,8 +42,9 @@ const NOT_NAMES: &[&str] = &[
     "Our", "Your", "My", "You", "Any", "Another", "Either", "Neither", "Much", "More", "Less", "Few",
 ];
 
-/// A text's first word, or a word after a sentence's end ("… 1883. Additionally, …").
-fn opens_sentence(text: &str, start: usize) -> bool {
+/// A text's first word, or a word after a sentence's end ("… 1883. Additionally, …"). (Not
+/// `claims::opens_sentence`, which asks whether a name stands where a sentence's subject does.)
+fn first_word_of_sentence(text: &str, start: usize) -> bool {
     let before = text[..start].trim_end();
     before.is_empty() || before.ends_with(['.', '!', '?', ':', '\n', '"', '“'])
 }
@@ -52,7 +53,7 @@ fn opens_sentence(text: &str, start: usize) -> bool {
 /// names rarely end in "-ly" and stand alone before a comma at a sentence's start.
 fn opening_adverb(text: &str, start: usize, end: usize) -> bool {
     let word = &text[start..end];
-    word.len() > 4 && word.ends_with("ly") && text[end..].starts_with(',') && opens_sentence(text, start)
+    word.len() > 4 && word.ends_with("ly") && text[end..].starts_with(',') && first_word_of_sentence(text, start)
 }
 
 /// When one or two connectors at `j` lead to a name word, the index of that word.

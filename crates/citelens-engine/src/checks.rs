@@ -631,33 +631,114 @@ fn antonym_of(w: &str) -> Vec<&'static str> {
     ANTONYMS.iter().filter_map(|(a, b)| if *a == w { Some(*b) } else if *b == w { Some(*a) } else { None }).collect()
 }
 
+/// Words after a negation that make it partial or temporal rather than a denial of the predicate:
+/// "did not open until 1883", "not only … but", "no longer", "not all", "not yet".
+const PARTIAL_NEGATION: &[&str] = &["only", "just", "merely", "necessarily", "longer", "always", "all", "every", "yet", "entirely", "fully", "quite", "much", "many", "exactly"];
+
+/// Words that, anywhere in a negated clause, turn it into a time limit: "did not open to the public
+/// until 1883" says it opened then.
+const TEMPORAL_LIMIT: &[&str] = &["until", "till", "before"];
+
+/// Words that end a negated clause: what follows is not negated ("refused to concede and filed …").
+const CLAUSE_BREAKS: &[&str] = &["and", "but", "which", "who", "while", "because", "although", "though", "whereas", "since", "as", "so", "yet", "or"];
+
+/// Content words a negation denies (at most three, from the negation to the end of its clause) and
+/// the clause's text. `None` for partial or temporal negations.
+fn negated_scope(text: &str, after: usize) -> Option<(Vec<String>, String)> {
+    let rest = &text[after..];
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let first = words.first().map(|w| w.to_lowercase()).unwrap_or_default();
+    if PARTIAL_NEGATION.contains(&first.trim_matches(|c: char| !c.is_alphabetic())) {
+        return None;
+    }
+    let mut clause = Vec::new();
+    for w in words {
+        let bare = w.to_lowercase();
+        let bare = bare.trim_matches(|c: char| !c.is_alphanumeric());
+        if !clause.is_empty() && CLAUSE_BREAKS.contains(&bare) {
+            break;
+        }
+        clause.push(w);
+        if w.ends_with([',', ';', ':', '.']) {
+            break;
+        }
+    }
+    if clause.iter().any(|w| TEMPORAL_LIMIT.contains(&w.to_lowercase().trim_matches(|c: char| !c.is_alphabetic()))) {
+        return None;
+    }
+    let clause = clause.join(" ");
+    Some((content_words(&clause).into_iter().take(3).collect(), clause.trim_end_matches([',', ';', ':', '.']).to_string()))
+}
+
+/// How much of what a text's negations deny the other text states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NegationReach {
+    /// Some of the negated words ("never visited Berlin" against "visited Paris").
+    Partly,
+    /// All of them: the other text states the very predicate the negation denies.
+    Whole,
+}
+
+/// Whether any negation of `negating` bears on `other`: the words it negates are there. A negation
+/// whose words are absent says nothing against the other text ("never visited Berlin" against
+/// "lived in Paris"). With the reach, the negation's words ("has not adopted the euro").
+fn negation_reach(negating: &str, other: &str) -> Option<(NegationReach, String)> {
+    let theirs = content_words(other);
+    let stem = |w: &str| w.chars().take(5).collect::<String>();
+    let found = |w: &String| theirs.iter().any(|t| t == w || (w.len() >= 5 && t.len() >= 5 && stem(w) == stem(t)));
+    // "concede" against "conceded": a shared stem of a short verb too, when the rest is its ending.
+    let found_verb = |w: &String| {
+        let root = w.trim_end_matches('e');
+        found(w) || (root.len() >= 4 && theirs.iter().any(|t| t.len() > w.len() && t.starts_with(root) && t.len() - root.len() <= 2))
+    };
+    let mut best = None;
+    for m in negation_re().find_iter(negating) {
+        let Some((scope, clause)) = negated_scope(negating, m.end()) else { continue };
+        if scope.is_empty() {
+            continue;
+        }
+        let words = format!("{} {}", m.as_str(), clause).trim().to_string();
+        let hits = scope.iter().filter(|w| found_verb(w)).count();
+        if hits == scope.len() {
+            return Some((NegationReach::Whole, words));
+        }
+        if hits > 0 && best.is_none() {
+            best = Some((NegationReach::Partly, words));
+        }
+    }
+    best
+}
+
 /// The evidence sentence says the opposite: a negation one side has and the other lacks, or a word
 /// swapped for its antonym, on a sentence about the same subject.
 fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
     let mut out = Vec::new();
     let same_subject = same_subject(claim, sentence);
     let (nc, ns) = (negations(claim), negations(sentence));
-    // A negation bears on the other text only when the words it negates are there ("never visited
-    // Berlin" says nothing against "lived in Paris").
-    let negated_overlap = |negating: &str, other: &str| {
-        let Some(m) = negation_re().find(negating) else { return false };
-        let scope: Vec<String> = content_words(&negating[m.end()..]).into_iter().take(3).collect();
-        let theirs = content_words(other);
-        let stem = |w: &str| w.chars().take(5).collect::<String>();
-        scope.iter().any(|w| theirs.iter().any(|t| t == w || (w.len() >= 5 && t.len() >= 5 && stem(w) == stem(t))))
-    };
     // Only a negation one side lacks altogether: "does not belong" against "is not a member … and
     // is not in" is the same polarity, however many negations each side has.
-    if nc > 0 && ns == 0 && same_subject && negated_overlap(claim, sentence) {
-        if let Some(probe) = without_negation(claim) {
-            out.push(Conflict { kind: CheckKind::Polarity, claim_says: negation_re().find(claim).map(|m| m.as_str().to_string()).unwrap_or_default(), source_says: String::new(), probe, sentence: si, same_role: false, denial: false, negated: Some(Side::Claim) });
+    if nc > 0 && ns == 0 && same_subject {
+        if let Some((reach, _)) = negation_reach(claim, sentence) {
+            if let Some(probe) = without_negation(claim) {
+                let says = negation_re().find(claim).map(|m| m.as_str().to_string()).unwrap_or_default();
+                out.push(Conflict { kind: CheckKind::Polarity, claim_says: says, source_says: String::new(), probe, sentence: si, same_role: reach == NegationReach::Whole, denial: false, negated: Some(Side::Claim) });
+            }
         }
     }
     // The evidence negates what the claim states: no probe to write, but support is blocked and
-    // the model's contradiction counts at the checked level.
-    if ns > 0 && nc == 0 && same_subject && negated_overlap(sentence, claim) {
-        let says = negation_re().find(sentence).map(|m| m.as_str().to_string()).unwrap_or_default();
-        out.push(Conflict { kind: CheckKind::Polarity, claim_says: String::new(), source_says: says, probe: claim.to_string(), sentence: si, same_role: false, denial: false, negated: Some(Side::Source) });
+    // the model's contradiction counts at the checked level. When the evidence negates the claim's
+    // very predicate ("has not adopted the euro" against "adopted the euro in 2002"), the conflict
+    // is in the same role: the rule itself is the evidence, and the model only has to not entail.
+    if ns > 0 && nc == 0 && same_subject {
+        if let Some((mut reach, says)) = negation_reach(sentence, claim) {
+            // The rule stands alone here, so the sentence must also name what the claim opens with
+            // ("The museum was open" is not denied by "The library was not open").
+            let opener = content_words(claim).into_iter().next();
+            if !opener.is_some_and(|w| Mentions::new(sentence).contains_word(&w)) {
+                reach = NegationReach::Partly;
+            }
+            out.push(Conflict { kind: CheckKind::Polarity, claim_says: String::new(), source_says: says, probe: claim.to_string(), sentence: si, same_role: reach == NegationReach::Whole, denial: false, negated: Some(Side::Source) });
+        }
     }
     let ev_words: Vec<String> = sentence.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).collect();
     let claim_lower: Vec<String> = claim.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).collect();
@@ -729,7 +810,9 @@ fn same_subject(claim: &str, sentence: &str) -> bool {
             let m = Mentions::new(&e.text);
             m.mentions(&first.text) || Mentions::new(&first.text).mentions(&e.text)
         }
-        _ => Mentions::new(sentence).mentions(&first.text),
+        // Elsewhere in the sentence, the claim's name or a shorter form of it ("the Great Wall" for
+        // "the Great Wall of China").
+        _ => Mentions::new(sentence).mentions(&first.text) || ev.iter().any(|e| e.text.chars().any(char::is_alphabetic) && Mentions::new(&first.text).mentions(&e.text)),
     }
 }
 
@@ -1034,6 +1117,30 @@ mod tests {
         assert!(c.conflicts.iter().any(|x| x.source_says == "Antarctica" && x.same_role), "{c:?}");
         let c = check("The Sahara is the largest hot desert.", &ev);
         assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Name), "{c:?}");
+    }
+
+    #[test]
+    fn a_negation_reaches_to_the_end_of_its_clause() {
+        // The second negation of the sentence denies the claim's predicate.
+        let c = check("Switzerland adopted the euro in 2002.", &ev(&["Switzerland is not a member of the European Union, and it has not adopted the euro."]));
+        let neg = c.conflicts.iter().find(|x| x.negated == Some(Side::Source)).expect("a source negation");
+        assert!(neg.same_role, "{neg:?}");
+        assert_eq!(neg.source_says, "has not adopted the euro");
+        // "refused to concede and filed …": only "concede" is negated.
+        let c = check("Trump conceded the election.", &ev(&["Trump refused to concede and filed dozens of lawsuits."]));
+        assert!(c.conflicts.iter().any(|x| x.negated == Some(Side::Source) && x.same_role), "{c:?}");
+        assert_eq!(negation_reach("He refused to concede and filed lawsuits.", "He filed lawsuits."), None);
+        // Temporal and partial negations deny nothing the claim states.
+        let c = check("The bridge opened in 1883.", &ev(&["The bridge did not open until 1883."]));
+        assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Polarity), "{c:?}");
+        let c = check("The museum is open on Sundays.", &ev(&["The museum is no longer open on Mondays."]));
+        assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Polarity), "{c:?}");
+        // Another subject's negation stands alone only when the sentence names the claim's opener.
+        let c = check("The museum is open on Mondays.", &ev(&["The library is not open on Mondays."]));
+        assert!(c.conflicts.iter().all(|x| !(x.negated == Some(Side::Source) && x.same_role)), "{c:?}");
+        // A shorter form of the claim's name is the same subject.
+        let c = check("The Great Wall of China is visible to the naked eye from orbit.", &ev(&["Contrary to a popular myth, the Great Wall is not visible to the naked eye from low Earth orbit."]));
+        assert!(c.conflicts.iter().any(|x| x.negated == Some(Side::Source) && x.same_role), "{c:?}");
     }
 
     #[test]

@@ -80,13 +80,21 @@ impl Decider for RuleDecider {
             // entails the claim too. Names and polarity need the probe clearly ahead of the claim.
             let is_confirmed = match c.kind {
                 _ if c.denial => probe_ent >= t.probe_entailment,
+                // The evidence negates the claim's very predicate ("has not adopted the euro" against
+                // "adopted the euro in 2002"): the probe is the claim itself, and the conflict stands
+                // unless the model reads the negating sentence as entailing the claim.
+                CheckKind::Polarity if c.same_role && c.negated == Some(Side::Source) => probe_ent < t.probe_entailment,
                 CheckKind::Number | CheckKind::Date => probe_ent >= t.probe_entailment,
                 // An opposite word in the same place: the model reads past antonyms as it does past values.
                 CheckKind::Polarity if c.same_role => probe_ent >= t.probe_entailment,
                 _ => probe_ent >= t.probe_entailment && probe_ent - claim_ent >= if c.same_role { t.probe_margin * 0.6 } else { t.probe_margin },
             };
             if is_confirmed {
-                confirmed = Some(confirmed.unwrap_or(0.0).max(probe_ent));
+                // How sure: the probe's entailment, or the model's own contradiction of the claim when
+                // it is higher (two readings agree); for a negated predicate, that the model does not
+                // entail the claim.
+                let backing = if c.negated == Some(Side::Source) { 1.0 - probe_ent } else { probe_ent };
+                confirmed = Some(confirmed.unwrap_or(0.0).max(backing).max(p.contradiction));
             } else if c.kind == CheckKind::Polarity || (c.kind == CheckKind::Name && c.same_role) {
                 // An opposite the model cannot weigh, or two names in swapped roles: not support.
                 unconfirmed_polarity = true;
@@ -104,6 +112,8 @@ impl Decider for RuleDecider {
                     format!("the source says {}; the answer says {}", c.probe.trim_end_matches('.'), f.claim.trim_end_matches('.'))
                 } else if c.negated == Some(Side::Claim) {
                     format!("the answer negates it (\"{}\") and the source does not; not clearly the same fact", c.claim_says)
+                } else if is_confirmed && c.negated == Some(Side::Source) {
+                    format!("the source says \"{}\"; the answer says {}", c.source_says, f.claim.trim_end_matches('.'))
                 } else if c.negated == Some(Side::Source) {
                     format!("the source negates it (\"{}\") and the answer does not; not clearly the same fact", c.source_says)
                 } else if is_confirmed {
@@ -283,6 +293,18 @@ mod tests {
         );
         assert_eq!(d.status, ClaimStatus::Missing);
         assert!(d.uncertain(&Thresholds::default()));
+    }
+
+    #[test]
+    fn a_negated_predicate_contradicts_unless_the_model_entails_the_claim() {
+        let ev = "Switzerland is not a member of the European Union, and it has not adopted the euro.";
+        let d = decide("Switzerland adopted the euro in 2002.", ev, probs(0.02, 0.2), &[Some((0.02, 0.02))]);
+        assert_eq!(d.status, ClaimStatus::Contradicted);
+        assert!(!d.uncertain(&Thresholds::default()));
+        assert!(d.checks.iter().any(|c| c.message == "the source says \"has not adopted the euro\"; the answer says Switzerland adopted the euro in 2002"), "{:?}", d.checks);
+        // The model entailing the claim from the negating sentence means the rule misread it.
+        let d = decide("Switzerland adopted the euro in 2002.", ev, probs(0.7, 0.1), &[Some((0.7, 0.7))]);
+        assert_ne!(d.status, ClaimStatus::Contradicted);
     }
 
     #[test]

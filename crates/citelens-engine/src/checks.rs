@@ -44,6 +44,34 @@ pub struct Conflict {
     pub denial: bool,
     /// For a negation one side has and the other lacks: which side has it.
     pub negated: Option<Side>,
+    /// The role has one holder ("the largest desert in the world"): the evidence's holder excludes
+    /// the claim's, so the probe alone confirms the conflict.
+    pub exclusive: bool,
+}
+
+impl Conflict {
+    /// A conflict of `kind` in evidence sentence `sentence`: not in the same role, no negation, no denial.
+    fn new(kind: CheckKind, claim_says: impl Into<String>, source_says: impl Into<String>, probe: impl Into<String>, sentence: usize) -> Self {
+        Conflict {
+            kind,
+            claim_says: claim_says.into(),
+            source_says: source_says.into(),
+            probe: probe.into(),
+            sentence,
+            same_role: false,
+            denial: false,
+            negated: None,
+            exclusive: false,
+        }
+    }
+
+    fn in_same_role(self, same_role: bool) -> Self {
+        Conflict { same_role, ..self }
+    }
+
+    fn negated_on(self, side: Side) -> Self {
+        Conflict { negated: Some(side), ..self }
+    }
 }
 
 /// One side of a claim-evidence comparison.
@@ -116,15 +144,9 @@ pub fn check(claim: &str, sentences: &[String]) -> CheckOutcome {
             out.unmatched.push(v.text.clone());
         }
         for (si, e, same_role) in comparable.into_iter().take(2) {
-            out.conflicts.push(Conflict {
-                kind: if v.is_date() { CheckKind::Date } else { CheckKind::Number },
-                claim_says: v.text.clone(),
-                source_says: e.text.clone(),
-                probe: format!("{}{}{}", &claim[..v.start], e.text, &claim[v.end..]),
-                sentence: si,
-                same_role,
-                denial: false, negated: None,
-            });
+            let kind = if v.is_date() { CheckKind::Date } else { CheckKind::Number };
+            let probe = format!("{}{}{}", &claim[..v.start], e.text, &claim[v.end..]);
+            out.conflicts.push(Conflict::new(kind, &v.text, &e.text, probe, si).in_same_role(same_role));
         }
     }
     if let Some(bi) = best {
@@ -721,7 +743,7 @@ fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
         if let Some((reach, _)) = negation_reach(claim, sentence) {
             if let Some(probe) = without_negation(claim) {
                 let says = negation_re().find(claim).map(|m| m.as_str().to_string()).unwrap_or_default();
-                out.push(Conflict { kind: CheckKind::Polarity, claim_says: says, source_says: String::new(), probe, sentence: si, same_role: reach == NegationReach::Whole, denial: false, negated: Some(Side::Claim) });
+                out.push(Conflict::new(CheckKind::Polarity, says, "", probe, si).in_same_role(reach == NegationReach::Whole).negated_on(Side::Claim));
             }
         }
     }
@@ -737,7 +759,7 @@ fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
             if !opener.is_some_and(|w| Mentions::new(sentence).contains_word(&w)) {
                 reach = NegationReach::Partly;
             }
-            out.push(Conflict { kind: CheckKind::Polarity, claim_says: String::new(), source_says: says, probe: claim.to_string(), sentence: si, same_role: reach == NegationReach::Whole, denial: false, negated: Some(Side::Source) });
+            out.push(Conflict::new(CheckKind::Polarity, "", says, claim, si).in_same_role(reach == NegationReach::Whole).negated_on(Side::Source));
         }
     }
     let ev_words: Vec<String> = sentence.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).collect();
@@ -762,7 +784,7 @@ fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
                     (Some(ci), Some(ei)) => [-1isize, 1].iter().any(|&d| neighbour(&claim_lower, ci, d).is_some() && neighbour(&claim_lower, ci, d) == neighbour(&ev_words, ei, d)),
                     _ => false,
                 };
-                out.push(Conflict { kind: CheckKind::Polarity, claim_says: w.to_string(), source_says: a.to_string(), probe, sentence: si, same_role, denial: false, negated: None });
+                out.push(Conflict::new(CheckKind::Polarity, w, a, probe, si).in_same_role(same_role));
             }
         }
     }
@@ -845,15 +867,7 @@ fn denial(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
     if c.split(|ch: char| !ch.is_alphabetic()).any(|w| REPORTED_BELIEF.contains(&w)) {
         return None;
     }
-    Some(Conflict {
-        kind: CheckKind::Polarity,
-        claim_says: claim.trim_end_matches('.').to_string(),
-        source_says: format!("it is untrue (\"{cue}\")"),
-        probe: claim.to_string(),
-        sentence: si,
-        same_role: false,
-        denial: true, negated: None,
-    })
+    Some(Conflict { denial: true, ..Conflict::new(CheckKind::Polarity, claim.trim_end_matches('.'), format!("it is untrue (\"{cue}\")"), claim, si) })
 }
 
 /// Two names of the claim in the other order in the evidence: who did what to whom ("France took
@@ -892,7 +906,7 @@ fn swapped_names(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
                 let same_link = link(claim, b.start).is_some() && link(claim, b.start) == link(sentence, pa);
                 if pb < pa && same_link {
                     let probe = format!("{}{}{}{}{}", &claim[..a.start], b.text, &claim[a.end..b.start], a.text, &claim[b.end..]);
-                    return Some(Conflict { kind: CheckKind::Name, claim_says: format!("{} … {}", a.text, b.text), source_says: format!("{} … {}", b.text, a.text), probe, sentence: si, same_role: true, denial: false, negated: None });
+                    return Some(Conflict::new(CheckKind::Name, format!("{} … {}", a.text, b.text), format!("{} … {}", b.text, a.text), probe, si).in_same_role(true));
                 }
             }
         }
@@ -920,7 +934,7 @@ fn agent(claim: &str, sentences: &[String], all: &Mentions) -> Option<Conflict> 
             continue;
         }
         let probe = format!("{}{}{}", &claim[..first.start], other.text, &claim[first.end..]);
-        return Some(Conflict { kind: CheckKind::Name, claim_says: first.text.clone(), source_says: other.text.clone(), probe, sentence: si, same_role: true, denial: false, negated: None });
+        return Some(Conflict::new(CheckKind::Name, &first.text, &other.text, probe, si).in_same_role(true));
     }
     None
 }
@@ -955,7 +969,7 @@ fn superlative_holder(claim: &str, sentences: &[String]) -> Option<Conflict> {
             continue;
         }
         let probe = format!("{}{}{}", &claim[..subject.start], holder.text, &claim[subject.end..]);
-        return Some(Conflict { kind: CheckKind::Name, claim_says: subject.text.clone(), source_says: holder.text.clone(), probe, sentence: si, same_role: true, denial: false, negated: None });
+        return Some(Conflict { exclusive: true, ..Conflict::new(CheckKind::Name, &subject.text, &holder.text, probe, si).in_same_role(true) });
     }
     None
 }
@@ -995,15 +1009,8 @@ fn names(claim: &str, sentence: &str, si: usize, all: &Mentions) -> Vec<Conflict
             // A subject the sentence does not name, against a person the sentence does.
             let both_people = is_subject && crate::claims::is_person_like(&c.text, claim, c.start) && crate::claims::is_person_like(&e.text, sentence, e.start);
             if same_role || same_head || both_people {
-                out.push(Conflict {
-                    kind: CheckKind::Name,
-                    claim_says: c.text.clone(),
-                    source_says: e.text.clone(),
-                    probe: format!("{}{}{}", &claim[..c.start], e.text, &claim[c.end..]),
-                    sentence: si,
-                    same_role: same_role || same_head,
-                    denial: false, negated: None,
-                });
+                let probe = format!("{}{}{}", &claim[..c.start], e.text, &claim[c.end..]);
+                out.push(Conflict::new(CheckKind::Name, &c.text, &e.text, probe, si).in_same_role(same_role || same_head));
                 break;
             }
         }
@@ -1114,7 +1121,7 @@ mod tests {
     fn a_superlative_held_by_another_conflicts() {
         let ev = ev(&["Antarctica is the largest desert in the world. The Sahara is the largest hot desert."]);
         let c = check("The Sahara is the largest desert in the world.", &ev);
-        assert!(c.conflicts.iter().any(|x| x.source_says == "Antarctica" && x.same_role), "{c:?}");
+        assert!(c.conflicts.iter().any(|x| x.source_says == "Antarctica" && x.same_role && x.exclusive), "{c:?}");
         let c = check("The Sahara is the largest hot desert.", &ev);
         assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Name), "{c:?}");
     }

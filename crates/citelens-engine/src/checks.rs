@@ -149,6 +149,7 @@ pub fn check(claim: &str, sentences: &[String]) -> CheckOutcome {
             out.conflicts.push(Conflict::new(kind, &v.text, &e.text, probe, si).in_same_role(same_role));
         }
     }
+    out.conflicts.extend(ordinals(claim, sentences));
     if let Some(bi) = best {
         out.conflicts.extend(denial(claim, &sentences[bi], bi));
         out.conflicts.extend(polarity(claim, &sentences[bi], bi));
@@ -158,6 +159,54 @@ pub fn check(claim: &str, sentences: &[String]) -> CheckOutcome {
         out.conflicts.extend(superlative_holder(claim, sentences));
     }
     out.conflicts.truncate(MAX_PROBES);
+    out
+}
+
+const ORDINALS: &[&str] = &[
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
+    "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
+];
+
+/// Ordinals in `text` with the word they rank ("fifth planet", "third-largest", "2nd album"): (start,
+/// end, rank, ranked word's first five letters).
+fn ranked(text: &str) -> Vec<(usize, usize, usize, String)> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| Regex::new(r"(?i)\b([a-z]+|\d{1,2}(?:st|nd|rd|th))[ -]([a-z]+)").expect("static regex"));
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(c) = re.captures_at(text, at) {
+        let (word, next) = (c.get(1).expect("group"), c.get(2).expect("group"));
+        let w = word.as_str().to_lowercase();
+        let rank = ORDINALS.iter().position(|o| *o == w).map(|i| i + 1).or_else(|| {
+            let digits = w.trim_end_matches(|ch: char| ch.is_alphabetic());
+            (digits.len() < w.len()).then(|| digits.parse().ok()).flatten()
+        });
+        if let Some(rank) = rank {
+            out.push((word.start(), word.end(), rank, next.as_str().to_lowercase().chars().take(5).collect()));
+        }
+        at = word.end();
+    }
+    out
+}
+
+/// A rank of the claim that the evidence gives otherwise for the same thing ("the fourth planet from
+/// the Sun" against "the fifth planet from the Sun"), unless the evidence also gives the claim's.
+fn ordinals(claim: &str, sentences: &[String]) -> Vec<Conflict> {
+    let mut out = Vec::new();
+    let evidence: Vec<Vec<(usize, usize, usize, String)>> = sentences.iter().map(|s| ranked(s)).collect();
+    for (start, end, rank, of) in ranked(claim) {
+        if evidence.iter().flatten().any(|e| e.2 == rank && e.3 == of) {
+            continue;
+        }
+        let other = evidence.iter().enumerate().find_map(|(si, es)| es.iter().find(|e| e.3 == of && e.2 != rank).map(|e| (si, e)));
+        if let Some((si, e)) = other {
+            let says = &sentences[si][e.0..e.1];
+            let probe = format!("{}{}{}", &claim[..start], match_case(&says.to_lowercase(), &claim[start..end]), &claim[end..]);
+            let noun_end = claim[end..].find(|c: char| c == ' ' || c == '-').map(|i| end + i + 1).unwrap_or(end);
+            let noun = claim[noun_end..].split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+            out.push(Conflict::new(CheckKind::Number, format!("{} {noun}", &claim[start..end]), format!("{says} {noun}"), probe, si).in_same_role(true));
+        }
+    }
     out
 }
 
@@ -1124,6 +1173,21 @@ mod tests {
         assert!(c.conflicts.iter().any(|x| x.source_says == "Antarctica" && x.same_role && x.exclusive), "{c:?}");
         let c = check("The Sahara is the largest hot desert.", &ev);
         assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Name), "{c:?}");
+    }
+
+    #[test]
+    fn a_rank_given_otherwise_for_the_same_thing_conflicts() {
+        let c = check("Jupiter is the fourth planet from the Sun.", &ev(&["Jupiter is the fifth planet from the Sun and the largest in the Solar System."]));
+        let x = c.conflicts.iter().find(|x| x.kind == CheckKind::Number).expect("a rank conflict");
+        assert_eq!((x.claim_says.as_str(), x.source_says.as_str()), ("fourth planet", "fifth planet"));
+        assert_eq!(x.probe, "Jupiter is the fifth planet from the Sun.");
+        let c = check("It was the 3rd-largest city.", &ev(&["It was the second-largest city."]));
+        assert!(c.conflicts.iter().any(|x| x.probe == "It was the second-largest city."), "{c:?}");
+        // Ranks of different things, or the claim's rank also given, are no conflict.
+        let c = check("Its first car was the Roadster.", &ev(&["Its second model was the Model S; its first car was the Roadster."]));
+        assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Number), "{c:?}");
+        let c = check("It was the second edition.", &ev(&["The first printing sold out."]));
+        assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Number), "{c:?}");
     }
 
     #[test]

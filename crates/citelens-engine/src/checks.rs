@@ -392,14 +392,19 @@ fn unit_of(word: &str, next: &str) -> Option<(&'static str, bool)> {
     if two.starts_with("square mile") {
         return Some(("square mile", true));
     }
-    let u = match w.trim_end_matches('.') {
+    // "a 1,280-metre span", "a 10-inch gun": the unit joined by a hyphen is the unit; "a 31-year-old"
+    // is an age, said as "at 31" as often as with the unit.
+    if word.starts_with('-') && next == "-old" {
+        return None;
+    }
+    let u = match w.trim_end_matches('.').trim_start_matches('-') {
         "m" | "metre" | "metres" | "meter" | "meters" => "metre",
         "km" | "kilometre" | "kilometres" | "kilometer" | "kilometers" => "kilometre",
         "cm" | "centimetre" | "centimetres" | "centimeter" | "centimeters" => "centimetre",
         "mm" | "millimetre" | "millimetres" => "millimetre",
         "ft" | "foot" | "feet" => "foot",
         "mi" | "mile" | "miles" => "mile",
-        "inch" | "inches" | "-inch" => "inch",
+        "inch" | "inches" => "inch",
         "kg" | "kilogram" | "kilograms" | "kilo" | "kilos" => "kilogram",
         "g" | "gram" | "grams" => "gram",
         "tonne" | "tonnes" | "ton" | "tons" => "tonne",
@@ -1089,6 +1094,8 @@ mod tests {
 
     #[test]
     fn paraphrases_rounding_and_units_match() {
+        assert!(check("Its 1,280-metre main span was the longest.", &ev(&["Its main span of 1,280 metres was the longest."])).all_values_match());
+        assert!(check("At 31, she became the youngest nominee.", &ev(&["The 31-year-old became the youngest nominee."])).all_values_match());
         let c = check("Its main span is 486 metres long.", &ev(&["With a main span of 486.3 metres, it was the longest."]));
         assert!(c.conflicts.is_empty() && c.all_values_match(), "{c:?}");
         let c = check("The tower is about 330 metres tall.", &ev(&["It stands 1,083 ft tall."]));

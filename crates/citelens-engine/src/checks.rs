@@ -474,6 +474,11 @@ pub fn values(text: &str) -> Vec<Value> {
             i += 1;
             continue;
         }
+        // "C3", "KDM4", "M2": digits joined to letters before them are part of a name, not a value.
+        if is_num(t) && text[..s].chars().next_back().is_some_and(char::is_alphabetic) {
+            i += 1;
+            continue;
+        }
         // Dates: "24 May 1883", "May 24, 1883", "May 1883", "May 24".
         if let Some(m) = month_of(t).filter(|_| t.chars().next().is_some_and(char::is_uppercase)) {
             let day_before = (i > 0 && is_num(toks[i - 1].2) && toks[i - 1].2.len() <= 2 && text[toks[i - 1].1..s].trim().is_empty())
@@ -1086,6 +1091,7 @@ mod tests {
 
     #[test]
     fn finds_numbers_years_and_dates() {
+        assert!(v("a tetrazole ring at the C3 position of KDM4").is_empty());
         assert_eq!(v("The bridge opened on May 24, 1883, after 13 years of construction."), ["May 24, 1883", "13 years"]);
         assert_eq!(v("It stands 1,083 ft (330 m) tall and was built between 1887 and 1889."), ["1,083 ft", "330 m", "1887", "1889"]);
         assert_eq!(v("Apollo 11 landed on 20 July 1969."), ["11", "20 July 1969"]);

@@ -492,6 +492,29 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
 }
 
 /// The first "A and B" of names in the claim, as two claims.
+/// Whether byte `at` of `s` lies inside a quotation ("…", “…”, ‘…’ or '…'). An apostrophe opens a
+/// quotation only after a space or an opening bracket and before a letter, and closes one before
+/// anything but a letter ("Trump's" is no quotation mark).
+fn inside_quotes(s: &str, at: usize) -> bool {
+    let (mut double, mut single) = (false, false);
+    let mut prev = ' ';
+    let mut chars = s[..at.min(s.len())].chars().peekable();
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied().unwrap_or(' ');
+        match c {
+            '"' => double = !double,
+            '“' => double = true,
+            '”' => double = false,
+            '‘' => single = true,
+            '\'' | '’' if !single && (prev.is_whitespace() || prev == '(') && next.is_alphanumeric() => single = true,
+            '\'' | '’' if single && !next.is_alphanumeric() => single = false,
+            _ => {}
+        }
+        prev = c;
+    }
+    double || single
+}
+
 fn split_names_once(text: &str, claim: &Claim) -> Option<(Claim, Claim)> {
     // Work on each part: coordinated names sit inside one part.
     for (pi, part) in claim.parts.iter().enumerate() {
@@ -525,7 +548,9 @@ fn split_names_once(text: &str, claim: &Claim) -> Option<(Claim, Claim)> {
                 let next = s[r.end..].split_whitespace().next().unwrap_or("");
                 matches!(next, "are" | "were" | "have" | "both" | "together" | "share" | "shared")
             };
-            if shared_surname || range || plural_subject {
+            // "sings 'God Gave Rock and Roll to You'": a title in quotes is one name.
+            let quoted = inside_quotes(s, l.end);
+            if shared_surname || range || plural_subject || quoted {
                 continue;
             }
             let abs = |x: usize| part.start + x;
@@ -591,6 +616,9 @@ mod tests {
 
     #[test]
     fn keeps_ranges_compounds_and_shared_surnames_whole() {
+        assert_eq!(texts("Kiss sings 'God Gave Rock and Roll to You.'"), vec!["Kiss sings 'God Gave Rock and Roll to You.'."]);
+        assert_eq!(texts("Kiss recorded \"Beth and Detroit Rock City\" in 1976."), vec!["Kiss recorded \"Beth and Detroit Rock City\" in 1976."]);
+        assert!(!inside_quotes("Trump's and Biden's votes", 8));
         assert_eq!(texts("James and Oliver Phelps played the twins.").len(), 1);
         assert_eq!(texts("It was built between 1887 and 1889 as an arch.").len(), 1);
         assert_eq!(texts("The war lasted from 1914 to 1918.").len(), 1);

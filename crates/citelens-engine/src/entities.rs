@@ -19,7 +19,8 @@ pub struct Entity {
 
 fn word_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"[\p{L}\p{N}][\p{L}\p{N}'’\-–]*").expect("static regex"))
+    // A word ends in a letter or digit: "'Oh What a Night'" names "Night", not "Night'".
+    RE.get_or_init(|| Regex::new(r"[\p{L}\p{N}](?:[\p{L}\p{N}'’\-–]*[\p{L}\p{N}])?").expect("static regex"))
 }
 
 const CONNECTORS: &[&str] = &["of", "the", "de", "da", "del", "von", "van", "der", "la", "le", "du", "for", "on", "and"];
@@ -166,6 +167,12 @@ mod tests {
 
     fn texts(s: &str) -> Vec<String> {
         extract(s).into_iter().map(|e| e.text).collect()
+    }
+
+    #[test]
+    fn a_quoted_title_ends_at_its_last_word() {
+        let names: Vec<String> = extract("The Four Seasons sing 'Oh What a Night' in 1975.").into_iter().map(|e| e.text).collect();
+        assert!(names.contains(&"Night".to_string()) && names.iter().all(|n| !n.ends_with('\'')), "{names:?}");
     }
 
     #[test]

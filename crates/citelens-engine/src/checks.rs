@@ -114,7 +114,7 @@ pub fn check(claim: &str, sentences: &[String]) -> CheckOutcome {
         let mut comparable: Vec<(usize, &Value, bool)> = Vec::new();
         for (si, vals) in evidence_values.iter().enumerate() {
             for e in vals.iter().filter(|e| v.comparable(e)) {
-                let same_role = role.is_some() && role_word(&sentences[si], e.start) == role;
+                let same_role = (role.is_some() && role_word(&sentences[si], e.start) == role) || v.differs_in_one_part(e);
                 comparable.push((si, e, same_role));
             }
         }
@@ -295,6 +295,13 @@ impl Value {
         let parts = [part(self.year, other.year), part(self.month, other.month), part(self.day, other.day)];
         let shares_month_or_year = parts[0] == Some(true) || parts[1] == Some(true);
         shares_month_or_year && parts.iter().all(|p| *p != Some(false))
+    }
+
+    /// Two full dates alike but for one part ("31 March 1899" against "31 March 1889"): the same
+    /// date, written or remembered wrongly.
+    fn differs_in_one_part(&self, other: &Value) -> bool {
+        let parts = [(self.day, other.day), (self.month, other.month), (self.year.map(|y| y as u32), other.year.map(|y| y as u32))];
+        self.is_date() && parts.iter().all(|(a, b)| a.is_some() && b.is_some()) && parts.iter().filter(|(a, b)| a != b).count() == 1
     }
 
     /// Whether `other` (from the evidence) states this value.
@@ -1123,6 +1130,13 @@ mod tests {
         assert!(c.conflicts.iter().any(|x| x.source_says == "306" && x.same_role), "{c:?}");
         let c = check("It has 136 floors.", &ev(&["It stands 828 metres tall and has 163 floors."]));
         assert_eq!(c.conflicts[0].probe, "It has 163 floors.");
+    }
+
+    #[test]
+    fn a_date_alike_but_for_one_part_is_in_the_same_place() {
+        let c = check("The tower was completed on 31 March 1899.", &ev(&["Work was completed on 31 March 1889, and it opened on 15 May 1889."]));
+        let same: Vec<(&str, bool)> = c.conflicts.iter().map(|x| (x.source_says.as_str(), x.same_role)).collect();
+        assert!(same.contains(&("31 March 1889", true)) && same.contains(&("15 May 1889", false)), "{same:?}");
     }
 
     #[test]

@@ -73,6 +73,7 @@ impl Decider for RuleDecider {
         let mut confirmed: Option<f32> = None;
         let mut unconfirmed_polarity = false;
         let mut unconfirmed_value = false;
+        let mut doubted_value = false;
         for (c, probe) in f.checks.conflicts.iter().zip(f.probes) {
             let Some((probe_ent, claim_ent)) = *probe else { continue };
             // A number or date the evidence gives otherwise (the claim's own value appears nowhere in
@@ -103,6 +104,9 @@ impl Decider for RuleDecider {
                 unconfirmed_polarity = true;
             } else if c.kind != CheckKind::Name {
                 unconfirmed_value = true;
+                // The other value plausibly fills the claim's place: the same role, or a probe the
+                // model half believes ("1843" for a death in 1852, when 1843 dates a publication, is not).
+                doubted_value |= c.same_role || probe_ent >= t.probe_entailment / 2.0;
             }
             reports.push(CheckReport {
                 kind: c.kind,
@@ -200,9 +204,10 @@ impl Decider for RuleDecider {
             return decision(ClaimStatus::Unrelated, 1.0 - relevance.max(p.entailment), reports);
         }
         // The model alone contradicts only clearly, and less readily when every value matches.
-        // Something a check found wrong (a value the evidence lacks or gives otherwise, an opposite)
+        // Something a check found wrong (a value the evidence plausibly gives otherwise, an opposite)
         // lets the model contradict at the ordinary level; otherwise it must be clear.
-        let checked_doubt = unconfirmed_value || unconfirmed_polarity || !f.checks.unmatched.is_empty();
+        // A value the evidence lacks is a fact it does not give (partial), no doubt of what it says.
+        let checked_doubt = doubted_value || unconfirmed_polarity;
         if checked_doubt && p.contradiction >= t.contradiction {
             return decision(ClaimStatus::Contradicted, p.contradiction, reports);
         }
@@ -318,6 +323,18 @@ mod tests {
         assert_eq!(d.status, ClaimStatus::Contradicted);
         let d = decide("The Sahara is the largest desert in the world.", ev, probs(0.8, 0.1), &[Some((0.3, 0.8))]);
         assert_ne!(d.status, ClaimStatus::Contradicted);
+    }
+
+    #[test]
+    fn another_event_s_date_does_not_let_the_model_contradict() {
+        // 1843 dates a publication: the probe is not believed, so the model's 0.85 stays a doubt.
+        let ev = "Lovelace published the first algorithm in 1843.";
+        let d = decide("Ada Lovelace died in 1852 at the age of 36.", ev, probs(0.01, 0.85), &[Some((0.03, 0.01))]);
+        assert_eq!(d.status, ClaimStatus::Missing, "{d:?}");
+        // The same date but for its year is the claim's place: the model's contradiction counts.
+        let ev = "Work on the tower was completed on 31 March 1889.";
+        let d = decide("The tower was completed on 31 March 1899.", ev, probs(0.01, 0.85), &[Some((0.03, 0.01))]);
+        assert_eq!(d.status, ClaimStatus::Contradicted, "{d:?}");
     }
 
     #[test]

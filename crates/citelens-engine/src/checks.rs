@@ -712,7 +712,7 @@ const ANTONYMS: &[(&str, &str)] = &[
     ("increasing", "decreasing"), ("expanded", "shrank"), ("joined", "left"), ("defeated", "lost"), ("victory", "defeat"),
     ("acquitted", "convicted"), ("innocent", "guilty"), ("visible", "invisible"), ("possible", "impossible"),
     ("most", "least"), ("sunrise", "sunset"), ("survived", "died"), ("survive", "die"), ("increases", "falls"), ("increased", "fell"), ("rises", "drops"),
-    ("rose", "dropped"), ("rise", "drop"), ("increases", "drops"), ("grows", "shrinks"), ("grew", "shrank"), ("conceded", "refused"), ("hunt", "scavenge"),
+    ("rose", "dropped"), ("rise", "drop"), ("increases", "drops"), ("grows", "shrinks"), ("grew", "shrank"),
 ];
 
 fn antonym_of(w: &str) -> Vec<&'static str> {

@@ -179,7 +179,7 @@ const THING_WORDS: &[&str] = &[
     "Award", "War", "Act", "Canal", "Wall", "Desert", "Reef", "Chapel", "Telescope", "Station", "Island", "Islands",
     "Lake", "Bay", "Trench", "Deep", "Range", "Peninsula", "Cup", "Games", "Olympics", "Party", "Council", "Court",
     "Army", "Church", "Palace", "Hall", "House", "College", "School", "Institute", "Center", "Centre", "Airport",
-    "Hospital", "Bank", "Agency", "Area", "Region", "Province", "County", "Valley", "Forest", "Square", "Lisa",
+    "Hospital", "Bank", "Agency", "Area", "Region", "Province", "County", "Valley", "Forest", "Square",
     "Movie", "Film", "Series", "Show", "Festival", "Cathedral", "Temple", "Castle", "Stadium", "Theatre", "Theater",
     "Motors", "Group", "Ltd", "Co", "Foundation", "Society", "Association", "League", "Club", "Agreement", "Treaty",
     "Tea", "Engine", "Space", "Program", "Programme", "Project", "Mission", "Plant", "Zone", "Wars", "Coast",

@@ -889,6 +889,12 @@ fn same_subject(claim: &str, sentence: &str) -> bool {
     if claim[..first.start].split_whitespace().count() > 1 {
         return true; // the claim does not open with a name
     }
+    // "African elephants' family groups …": a capitalised first word before a noun qualifies the
+    // subject, it does not name it (unlike "Trump lost …", where a verb follows).
+    let next = claim[first.end..].split_whitespace().next().unwrap_or("").trim_matches(|c: char| !c.is_alphanumeric());
+    if first.start == 0 && !first.text.contains(' ') && next.starts_with(char::is_lowercase) && !crate::claims::is_verb(next) && !["can", "could", "will", "would", "should", "may", "might", "must"].contains(&next) {
+        return true;
+    }
     let ev = entities::extract(sentence);
     // The sentence's own subject (its first name) must be the claim's: "Biden won" says nothing
     // about whether Trump won. A leading time or place ("In 1911 Curie received …") is skipped.

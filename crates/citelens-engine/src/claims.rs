@@ -42,6 +42,9 @@ pub struct Discourse {
     /// Every thing named as a subject so far, first one first: "The war" is the latest whose name
     /// has "War" in it; "The city" (a general type word) is the first, the answer's topic.
     pub things: Vec<String>,
+    /// The last plural subject ("They", "Their"): names joined by "and" ("Edmund Hillary and Tenzing
+    /// Norgay") or a plural noun phrase ("Giant pandas", "The Wright brothers").
+    pub group: Option<String>,
 }
 
 impl Discourse {
@@ -83,6 +86,9 @@ impl Discourse {
 
     /// Reads one sentence (as the reader sees it, pronouns resolved): its subject becomes the referent.
     pub fn update(&mut self, sentence: &str) {
+        if let Some(group) = plural_subject(sentence) {
+            self.group = Some(group);
+        }
         let ents = entities::extract(sentence);
         if let Some(first) = ents.iter().find(|e| e.text.chars().any(char::is_alphabetic)) {
             let lead = &sentence[..first.start];
@@ -123,6 +129,8 @@ impl Discourse {
             "It" => self.thing().cloned(),
             "Its" => self.thing().map(possessive),
             "He" | "She" => self.person.clone(),
+            "They" => self.group.clone(),
+            "Their" => self.group.as_ref().map(possessive),
             "His" | "Her" => self.person.as_ref().map(possessive),
             "The" | "This" => {
                 // "The bridge" for "the Brooklyn Bridge": the noun must be the referent's head word, or a
@@ -150,6 +158,38 @@ impl Discourse {
         }?;
         Some((first.end(), capitalise(&out)))
     }
+}
+
+/// Verbs that agree only with a singular subject ("Paris is", "Athens has").
+const SINGULAR_VERBS: &[&str] = &["is", "was", "has", "does"];
+
+/// The sentence's subject when it is plural: names joined by "and", or a short noun phrase ending in
+/// a plural noun whose verb is not singular ("Cheetahs can reach …", not "Athens is …").
+fn plural_subject(sentence: &str) -> Option<String> {
+    if starts_with_pronoun(sentence) {
+        return None;
+    }
+    let ws = words(sentence);
+    let v = first_verb(&ws)?;
+    let verb = ws[v].2;
+    let mut end = v;
+    while end > 0 && ADVERBS.contains(&ws[end - 1].2) {
+        end -= 1;
+    }
+    if end == 0 || end > 6 {
+        return None;
+    }
+    let subject = &sentence[..ws[end - 1].1];
+    let subject_words = &ws[..end];
+    let joined_names = subject_words.iter().enumerate().any(|(i, w)| {
+        w.2 == "and" && i > 0 && i + 1 < end && subject_words[i - 1].2.starts_with(char::is_uppercase) && subject_words[i + 1].2.starts_with(char::is_uppercase)
+    });
+    let last = subject_words[end - 1].2;
+    let plural_noun = last.len() > 3 && last.ends_with('s') && !last.ends_with("ss") && !last.ends_with("'s") && !last.ends_with("’s");
+    // A present tense in "-s" agrees with a singular subject ("lies", "covers"); plural subjects
+    // take "are", "were", "have", modals, past tenses and bare forms, none of which end so.
+    let singular_verb = SINGULAR_VERBS.contains(&verb) || (verb.ends_with('s') && !verb.ends_with("ss"));
+    ((joined_names || plural_noun) && !singular_verb && !subject.contains(',')).then(|| subject.to_string())
 }
 
 /// General nouns a definite description of a thing may use ("The city was designed by …").
@@ -270,7 +310,7 @@ const VERBS: &[&str] = &[
 ];
 const ADVERBS: &[&str] = &["also", "later", "then", "still", "never", "only", "soon", "eventually", "not", "now", "first", "again", "finally", "often", "usually"];
 /// Past participles ending in "-ed" that usually follow a noun as an adjective ("the bridge named …").
-fn is_verb(w: &str) -> bool {
+pub fn is_verb(w: &str) -> bool {
     let lw = w.to_lowercase();
     if lw != w {
         return false;
@@ -648,6 +688,22 @@ mod tests {
             texts("Tenzing Norgay, a Sherpa from Nepal, reached the summit."),
             ["Tenzing Norgay reached the summit.", "Tenzing Norgay is a Sherpa from Nepal."]
         );
+    }
+
+    #[test]
+    fn resolves_plural_pronouns_to_the_last_plural_subject() {
+        let mut d = Discourse::default();
+        d.update("Edmund Hillary and Tenzing Norgay first reached the summit in 1953.");
+        assert_eq!(texts_in("They were the first to climb it.", &d), vec!["Edmund Hillary and Tenzing Norgay were the first to climb it."]);
+        let mut d = Discourse::default();
+        d.update("The Wright brothers made the first powered flight.");
+        assert_eq!(texts_in("They paid for their experiments.", &d), vec!["The Wright brothers paid for their experiments."]);
+        d.update("Cheetahs can reach speeds of 98 kilometres per hour.");
+        assert_eq!(texts_in("Their cubs stay with the mother.", &d), vec!["Cheetahs' cubs stay with the mother."]);
+        // A singular subject ending in "s" is no group.
+        let mut d = Discourse::default();
+        d.update("Athens is the capital of Greece.");
+        assert_eq!(d.group, None);
     }
 
     #[test]

@@ -727,6 +727,9 @@ const PARTIAL_NEGATION: &[&str] = &["only", "just", "merely", "necessarily", "lo
 /// until 1883" says it opened then.
 const TEMPORAL_LIMIT: &[&str] = &["until", "till", "before"];
 
+/// Words by which a text states an exception to what it says.
+const EXCEPTION_WORDS: &[&str] = &["except", "excluding", "other than", "apart from", "besides", "but not", "save for"];
+
 /// Words that end a negated clause: what follows is not negated ("refused to concede and filed …").
 const CLAUSE_BREAKS: &[&str] = &["and", "but", "which", "who", "while", "because", "although", "though", "whereas", "since", "as", "so", "yet", "or"];
 
@@ -772,6 +775,9 @@ enum NegationReach {
 /// "lived in Paris"). With the reach, the negation's words ("has not adopted the euro").
 fn negation_reach(negating: &str, other: &str) -> Option<(NegationReach, String)> {
     let theirs = content_words(other);
+    // "open every day except Mondays" states the exception the negation gives: agreement.
+    let other_lower = other.to_lowercase();
+    let has_exception = EXCEPTION_WORDS.iter().any(|w| other_lower.split(|c: char| !c.is_alphabetic()).collect::<Vec<_>>().windows(w.split(' ').count()).any(|win| win.join(" ") == *w));
     let stem = |w: &str| w.chars().take(5).collect::<String>();
     let found = |w: &String| theirs.iter().any(|t| t == w || (w.len() >= 5 && t.len() >= 5 && stem(w) == stem(t)));
     // "concede" against "conceded": a shared stem of a short verb too, when the rest is its ending.
@@ -787,6 +793,9 @@ fn negation_reach(negating: &str, other: &str) -> Option<(NegationReach, String)
         }
         let words = format!("{} {}", m.as_str(), clause).trim().to_string();
         let hits = scope.iter().filter(|w| found_verb(w)).count();
+        if hits == scope.len() && has_exception {
+            continue;
+        }
         if hits == scope.len() {
             return Some((NegationReach::Whole, words));
         }
@@ -1240,6 +1249,8 @@ mod tests {
         let c = check("The museum is open on Sundays.", &ev(&["The museum is no longer open on Mondays."]));
         assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Polarity), "{c:?}");
         // Another subject's negation stands alone only when the sentence names the claim's opener.
+        let c = check("It is open every day except Mondays.", &ev(&["It is not open on Mondays."]));
+        assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Polarity), "{c:?}");
         let c = check("The museum is open on Mondays.", &ev(&["The library is not open on Mondays."]));
         assert!(c.conflicts.iter().all(|x| !(x.negated == Some(Side::Source) && x.same_role)), "{c:?}");
         // A shorter form of the claim's name is the same subject.

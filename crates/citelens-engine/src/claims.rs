@@ -84,11 +84,17 @@ impl Discourse {
         }
     }
 
-    /// Reads one sentence (as the reader sees it, pronouns resolved): its subject becomes the referent.
-    pub fn update(&mut self, sentence: &str) {
+    /// Reads a sentence's plural subject, if it has one ("Edmund Hillary and Tenzing Norgay
+    /// reached …"): the sentence as written, since its claims name each of them alone.
+    pub fn note_group(&mut self, sentence: &str) {
         if let Some(group) = plural_subject(sentence) {
             self.group = Some(group);
         }
+    }
+
+    /// Reads one sentence (as the reader sees it, pronouns resolved): its subject becomes the referent.
+    pub fn update(&mut self, sentence: &str) {
+        self.note_group(sentence);
         let ents = entities::extract(sentence);
         if let Some(first) = ents.iter().find(|e| e.text.chars().any(char::is_alphabetic)) {
             let lead = &sentence[..first.start];

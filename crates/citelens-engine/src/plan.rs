@@ -219,6 +219,7 @@ impl Plan {
                 Some(c) => discourse.update(&c.claim.text),
                 None => discourse.update(&sentence_text),
             }
+            discourse.note_group(&sentence_text);
             plan.sentences.push(w);
         }
         Ok(plan)

@@ -537,7 +537,6 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
     vec![draft]
 }
 
-/// The first "A and B" of names in the claim, as two claims.
 /// Whether byte `at` of `s` lies inside a quotation ("…", “…”, ‘…’ or '…'). An apostrophe opens a
 /// quotation only after a space or an opening bracket and before a letter, and closes one before
 /// anything but a letter ("Trump's" is no quotation mark).
@@ -561,6 +560,7 @@ fn inside_quotes(s: &str, at: usize) -> bool {
     double || single
 }
 
+/// The first "A and B" of names in the claim, as two claims.
 fn split_names_once(text: &str, claim: &Claim) -> Option<(Claim, Claim)> {
     // Work on each part: coordinated names sit inside one part.
     for (pi, part) in claim.parts.iter().enumerate() {

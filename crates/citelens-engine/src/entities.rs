@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn a_quoted_title_ends_at_its_last_word() {
-        let names: Vec<String> = extract("The Four Seasons sing 'Oh What a Night' in 1975.").into_iter().map(|e| e.text).collect();
+        let names = texts("The Four Seasons sing 'Oh What a Night' in 1975.");
         assert!(names.contains(&"Night".to_string()) && names.iter().all(|n| !n.ends_with('\'')), "{names:?}");
     }
 

@@ -10,11 +10,23 @@ one of its sentences, edited:
 - a word swapped for its antonym                                     -> contradiction
 - a number or year swapped for another of the same document          -> contradiction
 - a fact from another passage added                                  -> neutral
+- a word swapped for a WordNet synonym of its first sense            -> entailment
+- a word swapped for a WordNet antonym of its first sense            -> contradiction
+The WordNet pairs teach that a different word is not by itself a contradiction (the shipped model
+reads "remained" against "was", or "hangs in the Louvre" against "on display at the Louvre", as one);
+they are made only where Debian's wordnet-base is installed.
 """
 import random
 import re
 
+from collections import Counter
+
 from data import CON, ENT, NEU
+
+try:
+    import wordnet
+except ImportError:  # run from another directory
+    from training import wordnet
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _AUX = re.compile(r"\b(is|was|are|were|has|have|had|can|could|will|would|does|did|should|must)\b")
@@ -95,14 +107,36 @@ def swap_number(s, doc, rng):
     return s[:m.start()] + new + s[m.end():]
 
 
-def pairs(examples, seed=13, n_each=1500):
-    """Contrastive pairs from the premises of `examples` ((premise, hypothesis, label, source) tuples)."""
+def wordnet_swap(s, wn, common, rng, kind):
+    """`s` with one content word swapped for a synonym (kind "synonym") or an antonym ("antonym") of
+    its first WordNet sense, inflected like the word; only common replacement words are used."""
+    words = [m for m in re.finditer(r"\b[a-z]{4,}\b", s)]
+    rng.shuffle(words)
+    for m in words:
+        found = wn.lemma(m.group(0))
+        if not found:
+            continue
+        lemma, pos, suffix = found
+        if kind == "synonym" and pos == "a" and lemma.endswith("ed"):
+            continue  # participles read as adjectives ("built" -> "reinforced") change the sense
+        options = wn.synonyms(lemma, pos) if kind == "synonym" else wn.antonyms(lemma, pos)
+        options = [w for w in (wordnet.inflect(o, suffix) for o in options) if w and common[w] >= 50]
+        if options:
+            return s[:m.start()] + rng.choice(sorted(options)) + s[m.end():]
+    return None
+
+
+def pairs(examples, seed=13, n_each=1500, quota=None):
+    """Contrastive pairs from the premises of `examples` ((premise, hypothesis, label, source) tuples).
+    `quota` (kind -> count) replaces the default counts per kind."""
     rng = random.Random(seed)
     premises = sorted({e[0] for e in examples if len(e[0].split()) >= 12})
     rng.shuffle(premises)
-    counts = {k: 0 for k in ("drop", "copy", "fuse", "negate", "antonym", "number", "addfact")}
-    quota = {"drop": n_each, "copy": n_each // 3, "fuse": n_each // 2, "negate": n_each, "antonym": n_each // 2,
-             "number": n_each, "addfact": n_each}
+    quota = quota or {"drop": n_each, "copy": n_each // 3, "fuse": n_each // 2, "negate": n_each,
+                      "antonym": n_each // 2, "number": n_each, "addfact": n_each}
+    counts = {k: 0 for k in quota}
+    wn = wordnet.WordNet() if wordnet.available() and ({"synonym", "wn_antonym"} & set(quota)) else None
+    common = Counter(w for p in premises for w in re.findall(r"[a-z]+", p.lower())) if wn else Counter()
     out = []
     for i, doc in enumerate(premises):
         if all(counts[k] >= quota[k] for k in counts):
@@ -114,7 +148,7 @@ def pairs(examples, seed=13, n_each=1500):
         s = s if s.endswith((".", "!", "?")) else s + "."
 
         def add(kind, hyp, label):
-            if hyp and hyp != doc and counts[kind] < quota[kind]:
+            if hyp and hyp != doc and kind in quota and counts[kind] < quota[kind]:
                 out.append((doc, hyp, label, "contrast_" + kind))
                 counts[kind] += 1
 
@@ -127,6 +161,9 @@ def pairs(examples, seed=13, n_each=1500):
         add("negate", negate(s, rng), CON)
         add("antonym", antonym(s, rng), CON)
         add("number", swap_number(s, doc, rng), CON)
+        if wn:
+            add("synonym", wordnet_swap(s, wn, common, rng, "synonym"), ENT)
+            add("wn_antonym", wordnet_swap(s, wn, common, rng, "antonym"), CON)
         other = rng.choice(premises)
         if other != doc:
             extra = sentences(other)

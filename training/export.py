@@ -6,6 +6,7 @@ tokenizer, config, and the parity fixtures the Rust tests read.
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import sys
 import time
@@ -49,7 +50,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--run", default=str(HERE / "out"))
     ap.add_argument("--data", default=str(REPO.parent / "shared/data"))
+    ap.add_argument("--model-dir", default=str(MODEL_DIR), help="where the int8 model, tokenizer and config go")
+    ap.add_argument("--fixtures", default=str(FIXTURES), help="where the parity fixtures go (a scratch folder when screening)")
     args = ap.parse_args()
+    model_dir, fixtures = Path(args.model_dir), Path(args.fixtures)
+    fixtures.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     run = Path(args.run)
     meta = json.loads((run / "train_meta.json").read_text())
@@ -62,16 +67,16 @@ def main():
     fp32 = onnx_graph.build(state, cfg, quantize=False)
     int8 = onnx_graph.build(state, cfg, quantize=True)
     (run / "model.fp32.onnx").write_bytes(fp32.SerializeToString())
-    MODEL_DIR.mkdir(parents=True, exist_ok=True)
+    model_dir.mkdir(parents=True, exist_ok=True)
     int8_bytes = int8.SerializeToString()
-    (MODEL_DIR / "model.onnx").write_bytes(int8_bytes)
+    (model_dir / "model.onnx").write_bytes(int8_bytes)
     print(f"[export] int8 model {len(int8_bytes) / 1e6:.1f} MB, fp32 {len(fp32.SerializeToString()) / 1e6:.1f} MB")
 
     base = train.base_model_dir(HERE / ".cache")
     tok_json = json.loads((base / "tokenizer.json").read_text())
     tok_json["truncation"] = None  # citelens truncates the premise itself and never the hypothesis
     tok_json["padding"] = None
-    (MODEL_DIR / "tokenizer.json").write_text(json.dumps(tok_json, ensure_ascii=False))
+    (model_dir / "tokenizer.json").write_text(json.dumps(tok_json, ensure_ascii=False))
     config = {
         "name": "citelens-nli-minilm",
         "labels": ["entailment", "neutral", "contradiction"],
@@ -84,9 +89,9 @@ def main():
         "tokenizer_file": "tokenizer.json",
         "model_sha256": hashlib.sha256(int8_bytes).hexdigest(),
     }
-    (MODEL_DIR / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+    (model_dir / "config.json").write_text(json.dumps(config, indent=2) + "\n")
 
-    tok = train.make_tokenizer(MODEL_DIR / "tokenizer.json")
+    tok = train.make_tokenizer(model_dir / "tokenizer.json")
     s32 = ort.InferenceSession(fp32.SerializeToString(), providers=["CPUExecutionProvider"])
     # onnxruntime's graph optimizer fuses DequantizeLinear+MatMul into a kernel that also quantizes the
     # activations, which moves logits by ~0.09; with optimizations off it computes exactly the
@@ -108,12 +113,12 @@ def main():
             rows.append({"premise": p, "hypothesis": h, "input_ids": enc[i][0],
                          "fp32_logits": [round(float(x), 6) for x in torch_fp32],
                          "int8_logits": [round(float(x), 6) for x in ort_logits(s8, enc, [i])[0]]})
-    with open(FIXTURES / "parity.jsonl", "w") as f:
+    with open(fixtures / "parity.jsonl", "w") as f:
         for r in rows:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
     print(f"[export] parity fixture: {len(rows)} pairs")
-    (FIXTURES / "parity_source.json").write_text(json.dumps(
-        {"fp32_model": str((run / "model.fp32.onnx").resolve().relative_to(REPO)), "run": str(run)}, indent=2) + "\n")
+    (fixtures / "parity_source.json").write_text(json.dumps(
+        {"fp32_model": os.path.relpath((run / "model.fp32.onnx").resolve(), REPO), "run": str(run)}, indent=2) + "\n")
 
     # 2. 500 MNLI-mismatched dev pairs (by pairID; the text stays in ../shared/data): fp32 argmax.
     mm = data.mnli_mismatched(Path(args.data))[:500]
@@ -121,7 +126,7 @@ def main():
     l32 = np.concatenate([ort_logits(s32, enc, list(range(i, min(i + 50, len(enc))))) for i in range(0, len(enc), 50)])
     l8 = np.concatenate([ort_logits(s8, enc, list(range(i, min(i + 50, len(enc))))) for i in range(0, len(enc), 50)])
     agree = float((l32.argmax(-1) == l8.argmax(-1)).mean())
-    with open(FIXTURES / "mnli_mm_dev500_fp32.jsonl", "w") as f:
+    with open(fixtures / "mnli_mm_dev500_fp32.jsonl", "w") as f:
         for (pid, _, _, _), lg in zip(mm, l32):
             f.write(json.dumps({"pairID": pid, "fp32_argmax": int(lg.argmax()), "fp32_logits": [round(float(x), 5) for x in lg]}) + "\n")
     print(f"[export] onnxruntime int8 vs fp32 argmax agreement on 500 MNLI-mm dev pairs: {agree:.4f}")

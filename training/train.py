@@ -131,6 +131,8 @@ def main():
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--init", help="start from this checkpoint (stage 2) instead of the base model")
     ap.add_argument("--mix", choices=["full", "nli-focus", "nli-focus-noflip", "mnli", "contrastive"], default="full")
+    ap.add_argument("--contrast", default="",
+                    help="contrastive mix: pairs per kind, e.g. synonym=2500,wn_antonym=800 (default: contrastive.py's counts)")
     ap.add_argument("--replay", type=int, default=24000, help="contrastive mix: pairs of the stage-2 mix replayed beside the contrastive ones")
     args = ap.parse_args()
 
@@ -166,7 +168,8 @@ def main():
         # Stage 3: contrastive pairs from real prose, with a replay of the stage-2 mix so MultiNLI is kept.
         import contrastive
         sources = [e for e in full if e[3] in ("snli", "mnli_m", "fever_nli", "expertqa", "qnli")]
-        extra = contrastive.pairs(sources, seed=args.seed)
+        quota = {k: int(v) for k, v in (kv.split("=") for kv in args.contrast.split(",") if kv)} or None
+        extra = contrastive.pairs(sources, seed=args.seed, quota=quota)
         replay = data.nli_focus_mix(full, seed=args.seed, flip=False)[: args.replay]
         mix = extra + replay
         random.Random(args.seed).shuffle(mix)

@@ -1,5 +1,6 @@
 """Checks on the training data pipeline (stdlib only: runs in CI without torch)."""
 import builtins
+import collections
 import os
 import random
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import contrastive  # noqa: E402
 import data  # noqa: E402
+import wordnet  # noqa: E402
 
 SHARED = Path(os.environ.get("CITELENS_DATA_DIR", Path(__file__).resolve().parents[3] / "shared/data"))
 # Files ../shared/data/README.md marks dev-eval or non-commercial: never read while building training data.
@@ -64,6 +66,28 @@ class ContrastiveTest(unittest.TestCase):
         self.assertTrue(out)
         for prem, hyp, _, _ in out:
             self.assertNotEqual(prem, hyp)
+
+
+class WordNetTest(unittest.TestCase):
+    def test_inflect_follows_the_replaced_word(self):
+        self.assertEqual(wordnet.inflect("stay", "ed"), "stayed")
+        self.assertEqual(wordnet.inflect("establish", "ed"), "established")
+        self.assertEqual(wordnet.inflect("carry", "s"), "carries")
+        self.assertEqual(wordnet.inflect("large", ""), "large")
+        self.assertIsNone(wordnet.inflect("big", "er"))
+
+    @unittest.skipUnless(wordnet.available(), "needs Debian's wordnet-base")
+    def test_first_sense_synonyms_and_antonyms(self):
+        wn = wordnet.WordNet()
+        self.assertEqual(wn.lemma("remained"), ("remain", "v", "ed"))
+        self.assertIn("stay", wn.synonyms("remain", "v"))
+        self.assertIn("small", wn.antonyms("large", "a"))
+        self.assertEqual(wn.synonyms("three", "a"), [])  # number words are never swapped
+        rng = random.Random(0)
+        s = "The tower remained the tallest structure in the world until 1930."
+        common = collections.Counter({"stayed": 100})
+        self.assertEqual(contrastive.wordnet_swap(s, wn, common, rng, "synonym"),
+                         "The tower stayed the tallest structure in the world until 1930.")
 
 
 @unittest.skipUnless(SHARED.is_dir(), "needs ../shared/data")

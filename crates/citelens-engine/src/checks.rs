@@ -44,8 +44,9 @@ pub struct Conflict {
     pub denial: bool,
     /// For a negation one side has and the other lacks: which side has it.
     pub negated: Option<Side>,
-    /// The role has one holder ("the largest desert in the world"): the evidence's holder excludes
-    /// the claim's, so the probe alone confirms the conflict.
+    /// The evidence's value excludes the claim's, so the probe alone confirms the conflict: a role
+    /// with one holder ("the largest desert in the world"), or one relation with its two ends
+    /// swapped word for word ("A took over the project from B" against "B took over the project from A").
     pub exclusive: bool,
 }
 
@@ -71,6 +72,10 @@ impl Conflict {
 
     fn negated_on(self, side: Side) -> Self {
         Conflict { negated: Some(side), ..self }
+    }
+
+    fn excluding(self, exclusive: bool) -> Self {
+        Conflict { exclusive, ..self }
     }
 }
 
@@ -814,6 +819,14 @@ fn negation_reach(negating: &str, other: &str) -> Option<(NegationReach, String)
     best
 }
 
+/// How many words an antonym's neighbour is looked for on each side, past `PASSED_OVER` words.
+const NEIGHBOUR_REACH: usize = 3;
+/// Articles, prepositions and frequency adverbs: a shared one does not put two words in one role.
+const PASSED_OVER: &[&str] = &[
+    "the", "a", "an", "and", "at", "in", "on", "by", "of", "to", "for", "mostly", "usually", "often", "mainly",
+    "largely", "generally", "typically", "always", "sometimes", "very",
+];
+
 /// The evidence sentence says the opposite: a negation one side has and the other lacks, or a word
 /// swapped for its antonym, on a sentence about the same subject.
 fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
@@ -855,13 +868,21 @@ fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
         for a in antonym_of(&lw) {
             if ev_words.iter().any(|e| e == a) && !claim_lower.iter().any(|c| c == a) && same_subject {
                 let probe = format!("{}{}{}", &claim[..wi], match_case(a, w), &claim[wi + w.len()..]);
-                // The opposite in the same place: a neighbouring word shared ("the oldest female" /
-                // "the oldest male", "falls with altitude" / "increases with altitude").
+                // The opposite in the same place: the nearest word that carries meaning shared ("the
+                // oldest female" / "the oldest male", "falls with altitude" / "increases with altitude",
+                // "hunt at night" / "hunt mostly in daylight").
                 let ci = claim_lower.iter().position(|c| c == &lw);
                 let ei = ev_words.iter().position(|e| e == a);
                 let neighbour = |v: &[String], i: usize, d: isize| {
-                    let j = i as isize + d;
-                    (j >= 0).then(|| v.get(j as usize).cloned()).flatten().filter(|x| !x.is_empty() && !["the", "a", "an", "and"].contains(&x.as_str()))
+                    let mut j = i as isize + d;
+                    for _ in 0..NEIGHBOUR_REACH {
+                        let w = (j >= 0).then(|| v.get(j as usize)).flatten()?;
+                        if !w.is_empty() && !PASSED_OVER.contains(&w.as_str()) {
+                            return Some(w.clone());
+                        }
+                        j += d;
+                    }
+                    None
                 };
                 let same_role = match (ci, ei) {
                     (Some(ci), Some(ei)) => [-1isize, 1].iter().any(|&d| neighbour(&claim_lower, ci, d).is_some() && neighbour(&claim_lower, ci, d) == neighbour(&ev_words, ei, d)),
@@ -959,6 +980,22 @@ fn denial(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
     Some(Conflict { denial: true, ..Conflict::new(CheckKind::Polarity, claim.trim_end_matches('.'), format!("it is untrue (\"{cue}\")"), claim, si) })
 }
 
+/// Words that make a relation between two names hold both ways: the names swapped say the same.
+const SYMMETRIC_LINKS: &[&str] = &[
+    "and", "or", "with", "against", "versus", "vs", "between", "beside", "near", "alongside", "together", "like",
+    "married", "marries", "met", "meets", "tied", "drew", "fought", "played", "faced", "borders", "bordered",
+    "neighbours", "neighbors", "partnered", "collaborated", "shared", "equals", "equal", "same", "similar", "debated",
+    "resembles", "adjacent", "next",
+];
+
+/// The lower-case words of a stretch of text, less articles: what two relations are compared by.
+fn relation_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && !["the", "a", "an"].contains(&w.to_lowercase().as_str()))
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// Two names of the claim in the other order in the evidence: who did what to whom ("France took
 /// over from the United States" against "The United States took over from France").
 fn swapped_names(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
@@ -995,7 +1032,15 @@ fn swapped_names(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
                 let same_link = link(claim, b.start).is_some() && link(claim, b.start) == link(sentence, pa);
                 if pb < pa && same_link {
                     let probe = format!("{}{}{}{}{}", &claim[..a.start], b.text, &claim[a.end..b.start], a.text, &claim[b.end..]);
-                    return Some(Conflict::new(CheckKind::Name, format!("{} … {}", a.text, b.text), format!("{} … {}", b.text, a.text), probe, si).in_same_role(true));
+                    // Word for word the same relation between them, and not one that holds both ways
+                    // ("married", "played against"): the two orders cannot both be true.
+                    let mirrored = relation_words(&claim[a.end..b.start]) == relation_words(between)
+                        && !relation_words(between).iter().any(|w| SYMMETRIC_LINKS.contains(&w.as_str()));
+                    return Some(
+                        Conflict::new(CheckKind::Name, format!("{} … {}", a.text, b.text), format!("{} … {}", b.text, a.text), probe, si)
+                            .in_same_role(true)
+                            .excluding(mirrored),
+                    );
                 }
             }
         }
@@ -1058,7 +1103,7 @@ fn superlative_holder(claim: &str, sentences: &[String]) -> Option<Conflict> {
             continue;
         }
         let probe = format!("{}{}{}", &claim[..subject.start], holder.text, &claim[subject.end..]);
-        return Some(Conflict { exclusive: true, ..Conflict::new(CheckKind::Name, &subject.text, &holder.text, probe, si).in_same_role(true) });
+        return Some(Conflict::new(CheckKind::Name, &subject.text, &holder.text, probe, si).in_same_role(true).excluding(true));
     }
     None
 }
@@ -1192,6 +1237,29 @@ mod tests {
         assert!(!c.conflicts.iter().any(|x| x.kind == CheckKind::Polarity), "{c:?}");
         let c = check("Switzerland belongs to the European Union.", &ev_one("Switzerland is not a member of the European Union."));
         assert!(c.conflicts.iter().any(|x| x.negated == Some(Side::Source)), "{c:?}");
+    }
+
+    #[test]
+    fn an_antonym_after_the_same_verb_is_in_the_same_role() {
+        let c = check("Cheetahs usually hunt at night.", &ev_one("Cheetahs hunt mostly in daylight."));
+        assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Polarity && x.same_role), "{c:?}");
+        // Nothing shared around it: an opposite somewhere else in the sentence.
+        let c = check("Owls sleep at night.", &ev_one("Owls are rarely seen by day because they rest in daylight."));
+        assert!(!c.conflicts.iter().any(|x| x.same_role), "{c:?}");
+    }
+
+    #[test]
+    fn a_relation_with_its_ends_swapped_word_for_word_excludes_the_claim() {
+        let c = check("France took over the project from the United States in 1904.", &ev_one("The United States took over the project from France in 1904."));
+        assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Name && x.exclusive), "{c:?}");
+        let c = check("The ship sailed from New York to Southampton.", &ev_one("The ship sailed from Southampton to New York."));
+        assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Name && x.exclusive), "{c:?}");
+        // A relation that holds both ways says the same in either order.
+        let c = check("Marie married Pierre Curie in 1895.", &ev_one("Pierre Curie married Marie in 1895."));
+        assert!(!c.conflicts.iter().any(|x| x.exclusive), "{c:?}");
+        // Other words between the names: a swapped order the model has to weigh, not excluded by rule.
+        let c = check("Tesla bought SolarCity from Musk.", &ev_one("Musk sold SolarCity to Tesla."));
+        assert!(!c.conflicts.iter().any(|x| x.exclusive), "{c:?}");
     }
 
     #[test]

@@ -41,7 +41,7 @@ class WordNet:
                 offsets = f[4 + n_ptr + 2:]
                 if offsets:
                     self.first_sense[p][f[0]] = offsets[0]
-        self.synsets = {p: {} for p in POS}  # pos -> offset -> (lemmas, antonym (pos, offset, word no.) list)
+        self.synsets = {p: {} for p in POS}  # pos -> offset -> (lemmas, antonyms as (source word no., pos, offset, target word no.))
         for p, name in POS.items():
             for line in (root / f"data.{name}").read_text(encoding="latin-1").splitlines():
                 if line.startswith(" "):
@@ -86,17 +86,15 @@ class WordNet:
 
     def lemma(self, word):
         """(lemma, pos, suffix) for a surface word, by WordNet's own detachment rules."""
+        # Irregular forms ("won", "began") are left alone: their synonyms would need irregular forms too.
         candidates = [(word, "")]
-        for p in POS:
-            if (word, p) in self.exceptions:
-                candidates.append((self.exceptions[(word, p)], "irregular"))
         for suf, rep in (("ies", "y"), ("es", ""), ("s", ""), ("ied", "y"), ("ed", ""), ("ed", "e"),
                          ("ing", ""), ("ing", "e"), ("er", ""), ("est", "")):
             if word.endswith(suf) and len(word) - len(suf) >= 3:
                 candidates.append((word[: -len(suf)] + rep, suf))
         for lemma, suffix in candidates:
             p = self.pos_of(lemma)
-            if p and suffix != "irregular":
+            if p:
                 return lemma, p, suffix
         return None
 

@@ -885,7 +885,10 @@ fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
                     None
                 };
                 let same_role = match (ci, ei) {
-                    (Some(ci), Some(ei)) => [-1isize, 1].iter().any(|&d| neighbour(&claim_lower, ci, d).is_some() && neighbour(&claim_lower, ci, d) == neighbour(&ev_words, ei, d)),
+                    (Some(ci), Some(ei)) => [-1isize, 1].iter().any(|&d| {
+                        let in_claim = neighbour(&claim_lower, ci, d);
+                        in_claim.is_some() && in_claim == neighbour(&ev_words, ei, d)
+                    }),
                     _ => false,
                 };
                 out.push(Conflict::new(CheckKind::Polarity, w, a, probe, si).in_same_role(same_role));
@@ -1034,8 +1037,8 @@ fn swapped_names(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
                     let probe = format!("{}{}{}{}{}", &claim[..a.start], b.text, &claim[a.end..b.start], a.text, &claim[b.end..]);
                     // Word for word the same relation between them, and not one that holds both ways
                     // ("married", "played against"): the two orders cannot both be true.
-                    let mirrored = relation_words(&claim[a.end..b.start]) == relation_words(between)
-                        && !relation_words(between).iter().any(|w| SYMMETRIC_LINKS.contains(&w.as_str()));
+                    let relation = relation_words(between);
+                    let mirrored = relation_words(&claim[a.end..b.start]) == relation && !relation.iter().any(|w| SYMMETRIC_LINKS.contains(&w.as_str()));
                     return Some(
                         Conflict::new(CheckKind::Name, format!("{} … {}", a.text, b.text), format!("{} … {}", b.text, a.text), probe, si)
                             .in_same_role(true)

@@ -1,6 +1,7 @@
 //! `citelens`: the command line over citelens' engine.
 
 mod bench;
+mod generate;
 mod model_dir;
 mod nli_cmd;
 mod nli_bench;
@@ -28,6 +29,8 @@ enum Command {
     Verify(verify_cmd::VerifyArgs),
     /// Score the engine on a labelled data set: per-category F1, macro/micro-F1, confusion, pairs/s.
     Bench(bench::BenchArgs),
+    /// Make labelled benchmark data (CAQA-style, from a knowledge graph).
+    Generate(generate::GenerateArgs),
     /// Print the JSON Schema of the `verify` input document.
     Schema,
 }
@@ -47,6 +50,7 @@ fn main() -> std::process::ExitCode {
         Command::NliBench(args) => nli_bench::run(args),
         Command::Verify(args) => verify_cmd::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Generate(args) => generate::run(args),
         Command::Schema => {
             println!("{}", serde_json::to_string_pretty(&citelens_engine::input_schema()).expect("schema is JSON"));
             Ok(std::process::ExitCode::SUCCESS)

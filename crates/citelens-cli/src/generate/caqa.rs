@@ -1,0 +1,532 @@
+//! CAQA-style examples from a knowledge graph (CAQA §4): a query is sampled from the graph, its
+//! grounding subgraph becomes the cited evidence, and edits to that subgraph give the four categories.
+//!
+//! - supportive: the evidence states every fact the answer states;
+//! - partially supportive: one fact (a hop of a chain, a branch of an intersection, one of two facts)
+//!   is deleted: its citation states other facts of the same entity instead;
+//! - contradictory: the evidence gives another entity of the same type (another object of the same
+//!   relation) where the answer's is; only for single-valued relations, where the two deny each other;
+//! - irrelevant: the same structure about other entities (sometimes sharing the answer's object).
+//!
+//! Single-triple partials come from answers that state two facts of one entity (CAQA's own
+//! generator cannot make them: deleting the only triple leaves nothing relevant).
+
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
+
+use super::graph::{Fact, Graph, Id};
+use super::templates::{phrasing, relation_words, Phrasing};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Split {
+    Train,
+    Dev,
+    Test,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CitationStyle {
+    /// Passages written from the facts.
+    Passage,
+    /// KaLMA-style knowledge-graph triples.
+    Triples,
+    /// Each example twice: passages, then triples.
+    Both,
+}
+
+pub const LABELS: [&str; 4] = ["supportive", "partially_supportive", "contradictory", "irrelevant"];
+pub const COMPLEXITIES: [&str; 4] = ["single", "union", "intersection", "concatenation"];
+
+/// Tenths of subjects (by a hash of their id) in each split: 8 train, 1 dev, 1 test.
+fn split_of(key: &str) -> Split {
+    // FNV-1a: stable across platforms and versions, unlike std's hasher.
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in key.bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x100000001b3);
+    }
+    match h % 10 {
+        8 => Split::Dev,
+        9 => Split::Test,
+        _ => Split::Train,
+    }
+}
+
+/// What one citation says: facts about one entity, the first the one the query needs (or its
+/// replacement).
+#[derive(Debug, Clone)]
+struct Said {
+    facts: Vec<Fact>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Example {
+    question: String,
+    answer: String,
+    citations: Vec<Said>,
+    label: usize,
+    complexity: usize,
+    /// The facts the answer states.
+    grounding: Vec<Fact>,
+}
+
+/// At most this many other facts of the cited entity join a citation, so the evidence is a passage,
+/// not a single sentence that repeats the answer.
+const MAX_DISTRACTORS: usize = 2;
+/// Tries per example before the generator gives up on a cell (a graph too small for the query shape).
+const TRIES_PER_EXAMPLE: usize = 400;
+
+pub struct Generator<'g> {
+    g: &'g Graph,
+    rng: ChaCha8Rng,
+    /// Subjects of the split with at least one templated fact.
+    subjects: Vec<Id>,
+    /// Facts with a templated relation, by relation.
+    by_relation: Vec<Vec<Fact>>,
+    templated: Vec<bool>,
+    /// Per entity: whether it is a person (has a gender), and which.
+    pronoun: Vec<&'static str>,
+}
+
+impl<'g> Generator<'g> {
+    pub fn new(g: &'g Graph, seed: u64, split: Split) -> anyhow::Result<Self> {
+        let templated: Vec<bool> = g.relations.iter().map(|r| phrasing(r).is_some()).collect();
+        let mut by_relation = vec![Vec::new(); g.relations.len()];
+        for f in &g.facts {
+            if templated[f.relation as usize] {
+                by_relation[f.relation as usize].push(*f);
+            }
+        }
+        let subjects: Vec<Id> = (0..g.entities.len() as Id)
+            .filter(|&e| split_of(&g.entities[e as usize].key) == split && g.about(e).iter().any(|f| templated[f.relation as usize]))
+            .collect();
+        if subjects.is_empty() {
+            anyhow::bail!("no subject with a templated relation falls in the {split:?} split");
+        }
+        let gender = g.relations.iter().position(|r| r.ends_with("/person/gender"));
+        let pronoun = (0..g.entities.len() as Id)
+            .map(|e| {
+                let Some(gr) = gender else { return "" };
+                match g.objects_of(e, gr as u16).next().map(|o| g.name(o).to_lowercase()).as_deref() {
+                    Some("male") => "He",
+                    Some("female") => "She",
+                    _ if g.about(e).iter().any(|f| g.relations[f.relation as usize].starts_with("/people/person/")) => "",
+                    _ => "It",
+                }
+            })
+            .collect();
+        let stream = match split {
+            Split::Train => 1,
+            Split::Dev => 2,
+            Split::Test => 3,
+        };
+        Ok(Generator { g, rng: ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E3779B97F4A7C15) ^ stream), subjects, by_relation, templated, pronoun })
+    }
+
+    fn phr(&self, relation: u16) -> &'static Phrasing {
+        phrasing(&self.g.relations[relation as usize]).expect("only templated relations are sampled")
+    }
+
+    fn templated_facts(&self, e: Id) -> Vec<Fact> {
+        self.g.about(e).iter().copied().filter(|f| self.templated[f.relation as usize]).collect()
+    }
+
+    fn subject(&mut self) -> Id {
+        *self.subjects.choose(&mut self.rng).expect("non-empty")
+    }
+
+    fn fact_of(&mut self, e: Id, not_relations: &[u16]) -> Option<Fact> {
+        let facts: Vec<Fact> = self.templated_facts(e).into_iter().filter(|f| !not_relations.contains(&f.relation)).collect();
+        facts.choose(&mut self.rng).copied()
+    }
+
+    /// Up to MAX_DISTRACTORS other facts of `e`, none of a relation in `avoid`.
+    fn distractors(&mut self, e: Id, avoid: &[u16]) -> Vec<Fact> {
+        let mut facts: Vec<Fact> = self.templated_facts(e).into_iter().filter(|f| !avoid.contains(&f.relation)).collect();
+        let mut out = Vec::new();
+        let n = self.rng.random_range(0..=MAX_DISTRACTORS);
+        while out.len() < n && !facts.is_empty() {
+            let f = facts.swap_remove(self.rng.random_range(0..facts.len()));
+            if !out.iter().any(|o: &Fact| o.relation == f.relation) {
+                out.push(f);
+            }
+        }
+        out
+    }
+
+    /// Another object of `f`'s relation that `f`'s subject does not have: a same-type entity that
+    /// does not satisfy the query. `None` when the relation is not single-valued.
+    fn replaced(&mut self, f: Fact) -> Option<Fact> {
+        if !self.g.single_valued(f.relation) {
+            return None;
+        }
+        let range = self.g.range(f.relation);
+        for _ in 0..20 {
+            let o = *range.choose(&mut self.rng)?;
+            if o != f.subject && !self.g.holds(f.subject, f.relation, o) && self.g.name(o) != self.g.name(f.object) {
+                return Some(Fact { object: o, ..f });
+            }
+        }
+        None
+    }
+
+    /// Another subject with `f`'s relation (and `also`, when given); with `may_share`, half the time
+    /// one that shares `f`'s object (a harder irrelevant passage: "Y was born in Cowes" for an answer
+    /// about X's birth in Cowes).
+    fn other_subject(&mut self, f: Fact, also: Option<u16>, may_share: bool) -> Option<Fact> {
+        let same_object = may_share && self.rng.random_bool(0.5);
+        let pool = &self.by_relation[f.relation as usize];
+        if same_object {
+            let sharing: Vec<Fact> = pool.iter().copied().filter(|o| o.object == f.object && o.subject != f.subject).collect();
+            if let Some(x) = sharing.choose(&mut self.rng) {
+                if also.is_none_or(|r| self.g.about(x.subject).iter().any(|y| y.relation == r)) {
+                    return Some(*x);
+                }
+            }
+        }
+        for _ in 0..50 {
+            let x = *pool.choose(&mut self.rng)?;
+            if x.subject != f.subject
+                && self.g.name(x.subject) != self.g.name(f.subject)
+                && also.is_none_or(|r| self.g.about(x.subject).iter().any(|y| y.relation == r))
+            {
+                return Some(x);
+            }
+        }
+        None
+    }
+
+    /// A citation stating `main` first, then other facts of the same subject.
+    fn cite(&mut self, main: Vec<Fact>, avoid: &[u16]) -> Said {
+        let subject = main[0].subject;
+        let mut avoid = avoid.to_vec();
+        avoid.extend(main.iter().map(|f| f.relation));
+        let mut facts = main;
+        facts.extend(self.distractors(subject, &avoid));
+        Said { facts }
+    }
+
+    /// Stands in for a deleted fact: other facts of the same entity, never one of `avoid`'s relations.
+    fn cite_without(&mut self, e: Id, avoid: &[u16]) -> Option<Said> {
+        let first = self.fact_of(e, avoid)?;
+        Some(self.cite(vec![first], avoid))
+    }
+
+    pub fn example(&mut self, complexity: usize, label: usize) -> Option<Example> {
+        match complexity {
+            0 => self.single(label),
+            1 => self.union(label),
+            2 => self.intersection(label),
+            _ => self.concatenation(label),
+        }
+    }
+
+    fn pred(&mut self, f: Fact) -> (String, usize) {
+        let p = self.phr(f.relation);
+        let ix = self.rng.random_range(0..p.predicates.len());
+        (p.predicate(ix, self.g.name(f.object)), ix)
+    }
+
+    fn single(&mut self, label: usize) -> Option<Example> {
+        let x = self.subject();
+        let f1 = self.fact_of(x, &[])?;
+        let two = label == 1 || self.rng.random_bool(0.5);
+        let f2 = if two { Some(self.fact_of(x, &[f1.relation])?) } else { None };
+        let stated: Vec<Fact> = std::iter::once(f1).chain(f2).collect();
+        let relations: Vec<u16> = stated.iter().map(|f| f.relation).collect();
+        let (xn, p1) = (self.g.name(x).to_string(), self.phr(f1.relation));
+        let question = match f2 {
+            None => p1.ask(&xn),
+            Some(f2) => format!("What are {xn}'s {} and {}?", p1.noun, self.phr(f2.relation).noun),
+        };
+        let body = match f2 {
+            None => self.pred(f1).0,
+            Some(f2) => format!("{} and {}", self.pred(f1).0, self.pred(f2).0),
+        };
+        let citation = match label {
+            0 => self.cite(stated.clone(), &[]),
+            1 => self.cite(vec![f1], &relations),
+            2 => {
+                // Replace one stated fact; the other (when two) stays as it is.
+                let which = if two && self.rng.random_bool(0.5) { 1 } else { 0 };
+                let mut facts = stated.clone();
+                facts[which] = self.replaced(stated[which])?;
+                self.cite(facts, &relations)
+            }
+            _ => {
+                let other = self.other_subject(f1, f2.map(|f| f.relation), true)?;
+                let mut facts = vec![other];
+                if let Some(f2) = f2 {
+                    facts.push(self.g.about(other.subject).iter().copied().find(|f| f.relation == f2.relation)?);
+                }
+                self.cite(facts, &relations)
+            }
+        };
+        Some(Example { question, answer: format!("{xn} {body}"), citations: vec![citation], label, complexity: 0, grounding: stated })
+    }
+
+    fn union(&mut self, label: usize) -> Option<Example> {
+        let x = self.subject();
+        let fx = self.fact_of(x, &[])?;
+        let r = fx.relation;
+        let p = self.phr(r);
+        // One subject with two objects of a many-valued relation ("appeared in A and B"), or two
+        // subjects with one each ("X was born in A, and Y in B"); contradictions need the second.
+        let same_subject = label != 2 && !self.g.single_valued(r) && self.rng.random_bool(0.5);
+        let xn = self.g.name(x).to_string();
+        let (second, question, answer) = if same_subject {
+            let b = self.g.objects_of(x, r).filter(|&o| o != fx.object).collect::<Vec<_>>();
+            let b = *b.choose(&mut self.rng)?;
+            let (body, ix) = self.pred(fx);
+            let second_body = p.predicate(ix, self.g.name(b));
+            (Fact { object: b, ..fx }, p.ask(&xn), format!("{xn} {body} and {second_body}"))
+        } else {
+            let fy = self.other_subject(fx, None, false)?;
+            if split_of(&self.g.entities[fy.subject as usize].key) != split_of(&self.g.entities[x as usize].key) {
+                return None;
+            }
+            let yn = self.g.name(fy.subject).to_string();
+            let (a, b) = (self.pred(fx).0, self.pred(fy).0);
+            (fy, format!("{} What about {yn}?", p.ask(&xn)), format!("{xn} {a}, and {yn} {b}"))
+        };
+        let stated = vec![fx, second];
+        let mut citations = Vec::new();
+        let broken = self.rng.random_range(0..2);
+        for (i, f) in stated.iter().enumerate() {
+            let c = match label {
+                1 if i == broken => self.cite_without(f.subject, &[r])?,
+                2 if i == broken => {
+                    let rf = self.replaced(*f)?;
+                    self.cite(vec![rf], &[])
+                }
+                3 => {
+                    let o = self.other_subject(*f, None, true)?;
+                    self.cite(vec![o], &[])
+                }
+                _ => self.cite(vec![*f], &[]),
+            };
+            citations.push(c);
+        }
+        if same_subject {
+            // Two passages about one subject: neither may state the other's object.
+            for (i, c) in citations.iter_mut().enumerate() {
+                c.facts.retain(|f| f.relation != r || f.object == stated[i].object || label == 3);
+            }
+        }
+        Some(Example { question, answer, citations, label, complexity: 1, grounding: stated })
+    }
+
+    fn intersection(&mut self, label: usize) -> Option<Example> {
+        let x = self.subject();
+        let f1 = self.fact_of(x, &[])?;
+        let f2 = self.fact_of(x, &[f1.relation])?;
+        let (p1, p2) = (self.phr(f1.relation), self.phr(f2.relation));
+        if p1.wh != p2.wh {
+            return None; // relations of different kinds of subject: the question would not read
+        }
+        let (a, b) = (self.pred(f1).0, self.pred(f2).0);
+        let question = format!("{} {a} and {b}?", p1.wh);
+        let xn = self.g.name(x).to_string();
+        let answer = format!("{xn} {a} and {b}");
+        let relations = [f1.relation, f2.relation];
+        let broken = self.rng.random_range(0..2);
+        let stated = [f1, f2];
+        let other = if label == 3 { Some(self.other_subject(f1, Some(f2.relation), true)?) } else { None };
+        let mut citations = Vec::new();
+        for (i, f) in stated.iter().enumerate() {
+            let c = match label {
+                1 if i == broken => self.cite_without(x, &relations)?,
+                2 if i == broken => {
+                    let rf = self.replaced(*f)?;
+                    self.cite(vec![rf], &relations)
+                }
+                3 => {
+                    let o = other.expect("made above");
+                    let fact = if i == 0 { o } else { self.g.about(o.subject).iter().copied().find(|y| y.relation == f2.relation)? };
+                    self.cite(vec![fact], &relations)
+                }
+                _ => self.cite(vec![*f], &relations),
+            };
+            citations.push(c);
+        }
+        Some(Example { question, answer, citations, label, complexity: 2, grounding: stated.to_vec() })
+    }
+
+    fn concatenation(&mut self, label: usize) -> Option<Example> {
+        let x = self.subject();
+        let f1 = self.fact_of(x, &[])?;
+        let m = f1.object;
+        let f2 = self.fact_of(m, &[])?;
+        if f2.object == x {
+            return None; // a chain back to its start says nothing new
+        }
+        let (p1, p2) = (self.phr(f1.relation), self.phr(f2.relation));
+        let (xn, mn, on) = (self.g.name(x).to_string(), self.g.name(m).to_string(), self.g.name(f2.object).to_string());
+        let question = format!("What is the {} of the {} of {xn}?", p2.noun, p1.noun);
+        // Half the answers name the bridge entity; the others state only the end of the chain.
+        let answer = if self.rng.random_bool(0.5) {
+            format!("{xn} {}, and {mn} {}", self.pred(f1).0, self.pred(f2).0)
+        } else {
+            format!("The {} of {xn}'s {} is {on}", p2.noun, p1.noun)
+        };
+        let broken = self.rng.random_range(0..2);
+        let citations = match label {
+            0 => vec![self.cite(vec![f1], &[]), self.cite(vec![f2], &[])],
+            1 if broken == 0 => vec![self.cite_without(x, &[f1.relation])?, self.cite(vec![f2], &[])],
+            1 => vec![self.cite(vec![f1], &[]), self.cite_without(m, &[f2.relation])?],
+            2 => {
+                // The chain's end replaced: the first hop alone cannot be, once the answer omits the bridge.
+                let rf = self.replaced(f2)?;
+                vec![self.cite(vec![f1], &[]), self.cite(vec![rf], &[f2.relation])]
+            }
+            _ => {
+                let o1 = self.other_subject(f1, None, false)?;
+                let o2 = self.g.about(o1.object).iter().copied().find(|y| y.relation == f2.relation)?;
+                vec![self.cite(vec![o1], &[]), self.cite(vec![o2], &[])]
+            }
+        };
+        Some(Example { question, answer, citations, label, complexity: 3, grounding: vec![f1, f2] })
+    }
+
+    /// A passage: the subject named (with its description, sometimes) in the first sentence, then
+    /// a pronoun or the name again; the predicates are drawn afresh, so they often paraphrase the
+    /// answer's.
+    fn passage(&mut self, said: &Said) -> (String, String) {
+        let s = said.facts[0].subject;
+        let name = self.g.name(s).to_string();
+        let mut order: Vec<Fact> = said.facts.clone();
+        // The needed fact is not always first.
+        if order.len() > 1 && self.rng.random_bool(0.5) {
+            let i = self.rng.random_range(1..order.len());
+            order.swap(0, i);
+        }
+        let mut sentences = Vec::new();
+        for (i, f) in order.iter().enumerate() {
+            let subject = if i == 0 {
+                match &self.g.entities[s as usize].description {
+                    Some(d) if self.rng.random_bool(0.5) => format!("{name}, {d},"),
+                    _ => name.clone(),
+                }
+            } else {
+                match self.pronoun[s as usize] {
+                    "" => name.clone(),
+                    p if self.rng.random_bool(0.7) => p.to_string(),
+                    _ => name.clone(),
+                }
+            };
+            let (pred, _) = self.pred(*f);
+            sentences.push(format!("{subject} {pred}."));
+        }
+        (name, sentences.join(" "))
+    }
+
+    fn triple(&self, f: &Fact) -> Value {
+        json!([self.g.name(f.subject), relation_words(&self.g.relations[f.relation as usize]), self.g.name(f.object)])
+    }
+
+    /// The example as citelens input documents with gold labels: one per citation style asked for.
+    pub fn rows(&mut self, ex: &Example, id: &str, style: CitationStyle) -> Vec<Value> {
+        let markers: String = (1..=ex.citations.len()).map(|i| format!("[{i}]")).collect();
+        let answer = format!("{} {markers}.", ex.answer);
+        let mut out = Vec::new();
+        let grounding: Vec<Value> = ex.grounding.iter().map(|f| self.triple(f)).collect();
+        let row = |cits: Vec<Value>, style: &str| {
+            json!({
+                "id": format!("{id}-{style}"),
+                "question": ex.question,
+                "answer": answer,
+                "citations": cits,
+                "label": LABELS[ex.label],
+                "complexity": COMPLEXITIES[ex.complexity],
+                "citation_style": style,
+                "grounding": grounding,
+            })
+        };
+        if matches!(style, CitationStyle::Passage | CitationStyle::Both) {
+            let cits: Vec<Value> = ex
+                .citations
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let (title, text) = self.passage(c);
+                    json!({"id": (i + 1).to_string(), "title": title, "text": text})
+                })
+                .collect();
+            out.push(row(cits, "passage"));
+        }
+        if matches!(style, CitationStyle::Triples | CitationStyle::Both) {
+            let cits: Vec<Value> = ex
+                .citations
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    json!({"id": (i + 1).to_string(), "entity": self.g.name(c.facts[0].subject),
+                           "triples": c.facts.iter().map(|f| self.triple(f)).collect::<Vec<_>>()})
+                })
+                .collect();
+            out.push(row(cits, "triples"));
+        }
+        out
+    }
+
+    /// `count` examples, the 16 (category, complexity) cells in turn.
+    pub fn generate(&mut self, count: usize) -> anyhow::Result<Vec<Example>> {
+        let mut out = Vec::with_capacity(count);
+        for i in 0..count {
+            let (complexity, label) = ((i / 4) % 4, i % 4);
+            let ex = (0..TRIES_PER_EXAMPLE).find_map(|_| self.example(complexity, label));
+            match ex {
+                Some(ex) => out.push(ex),
+                None => anyhow::bail!(
+                    "could not build a {} {} example in {TRIES_PER_EXAMPLE} tries: the graph has too few facts of a templated relation",
+                    LABELS[label],
+                    COMPLEXITIES[complexity]
+                ),
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// CAQA Table 1's layout: category × complexity counts.
+pub fn stats_table(rows: &[Value]) -> String {
+    let mut counts = [[0usize; 4]; 4];
+    for r in rows {
+        let l = LABELS.iter().position(|x| r["label"] == *x).unwrap_or(0);
+        let c = COMPLEXITIES.iter().position(|x| r["complexity"] == *x).unwrap_or(0);
+        counts[l][c] += 1;
+    }
+    let mut s = format!("{:<22}", "category");
+    for c in COMPLEXITIES {
+        s += &format!("{c:>14}");
+    }
+    s += &format!("{:>10}\n", "total");
+    for (l, row) in counts.iter().enumerate() {
+        s += &format!("{:<22}", LABELS[l]);
+        for n in row {
+            s += &format!("{n:>14}");
+        }
+        s += &format!("{:>10}\n", row.iter().sum::<usize>());
+    }
+    s += &format!("{:<22}", "total");
+    for c in 0..4 {
+        s += &format!("{:>14}", counts.iter().map(|r| r[c]).sum::<usize>());
+    }
+    s += &format!("{:>10}\n", rows.len());
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_are_stable_and_cover_all_three() {
+        assert_eq!(split_of("/m/06rf7"), split_of("/m/06rf7"));
+        let keys: Vec<String> = (0..200).map(|i| format!("/m/{i:05x}")).collect();
+        for s in [Split::Train, Split::Dev, Split::Test] {
+            assert!(keys.iter().any(|k| split_of(k) == s), "{s:?}");
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! Hand-written phrasings for the relations that carry most of FB15k-237's triples.
+//!
+//! Each relation reads from subject to object. A predicate is what follows the subject in a sentence
+//! ("was born in {o}"), so one phrasing serves an answer sentence, a passage sentence and a
+//! two-constraint question ("Who was born in Cowes and works as an actor?"). Relations without a
+//! template fall back to the words of their last path segment ("place of birth"), which is enough for
+//! knowledge-graph (triple) citations; passage examples only use templated relations.
+
+/// How a relation is said.
+pub struct Phrasing {
+    pub relation: &'static str,
+    /// What the relation's subjects are asked with: "Who", "Which film", …
+    pub wh: &'static str,
+    /// A question about the subject, with `{s}`.
+    pub question: &'static str,
+    /// The relation as a noun ("birthplace"), for chained questions and triple citations.
+    pub noun: &'static str,
+    /// Predicates with `{o}`; the first is the plainest. Answers and passages use different ones
+    /// where there are several, so a passage paraphrases the answer instead of copying it.
+    pub predicates: &'static [&'static str],
+    /// The object names a class ("Actor", "Drama"): written in lower case.
+    pub class_object: bool,
+}
+
+const fn p(
+    relation: &'static str,
+    wh: &'static str,
+    question: &'static str,
+    noun: &'static str,
+    predicates: &'static [&'static str],
+    class_object: bool,
+) -> Phrasing {
+    Phrasing { relation, wh, question, noun, predicates, class_object }
+}
+
+pub const PHRASINGS: &[Phrasing] = &[
+    p("/people/person/profession", "Who", "What is {s}'s profession?", "profession", &["works as {a}", "is known as {a}", "has worked as {a}"], true),
+    p("/people/person/nationality", "Who", "What is {s}'s nationality?", "nationality", &["is a citizen of {o}", "holds the nationality of {o}", "has citizenship of {o}"], false),
+    p("/people/person/place_of_birth", "Who", "Where was {s} born?", "birthplace", &["was born in {o}", "is a native of {o}", "was born in the city of {o}"], false),
+    p("/people/deceased_person/place_of_death", "Who", "Where did {s} die?", "place of death", &["died in {o}", "passed away in {o}", "died in the city of {o}"], false),
+    p("/people/person/places_lived./people/place_lived/location", "Who", "Where has {s} lived?", "place of residence", &["lived in {o}", "has resided in {o}", "made a home in {o}"], false),
+    p("/people/person/religion", "Who", "What religion does {s} follow?", "religion", &["follows {o}", "is an adherent of {o}", "practises {o}"], false),
+    p("/people/person/spouse_s./people/marriage/spouse", "Who", "Who was {s} married to?", "spouse", &["was married to {o}", "wed {o}", "had {o} as a spouse"], false),
+    p("/people/person/languages", "Who", "What language does {s} speak?", "language", &["speaks {o}", "is a speaker of {o}", "can speak {o}"], false),
+    p("/people/person/employment_history./business/employment_tenure/company", "Who", "Where has {s} worked?", "employer", &["worked for {o}", "was employed by {o}", "held a job at {o}"], false),
+    p("/influence/influence_node/influenced_by", "Who", "Who influenced {s}?", "influence", &["was influenced by {o}", "drew inspiration from {o}", "counts {o} as an influence"], false),
+    p("/film/actor/film./film/performance/film", "Who", "Which films has {s} appeared in?", "film", &["appeared in {o}", "acted in {o}", "had a role in {o}"], false),
+    p("/film/director/film", "Who", "Which films did {s} direct?", "directed film", &["directed {o}", "was the director of {o}", "made the film {o} as director"], false),
+    p("/film/film/genre", "Which film", "What genre is the film {s}?", "genre", &["is a film of the {o} genre", "belongs to the {o} genre", "is classed as {o}"], true),
+    p("/film/film/language", "Which film", "What language is the film {s} in?", "language", &["is in {o}", "was made in {o}", "has dialogue in {o}"], false),
+    p("/film/film/country", "Which film", "Which country produced the film {s}?", "country of production", &["was produced in {o}", "is a production of {o}", "was made in the country of {o}"], false),
+    p("/film/film/produced_by", "Which film", "Who produced the film {s}?", "producer", &["was produced by {o}", "had {o} as producer", "counts {o} among its producers"], false),
+    p("/film/film/music", "Which film", "Who composed the music for {s}?", "composer", &["has music by {o}", "was scored by {o}", "features a score composed by {o}"], false),
+    p("/film/film/written_by", "Which film", "Who wrote the film {s}?", "screenwriter", &["was written by {o}", "has a screenplay by {o}", "was scripted by {o}"], false),
+    p("/film/film/story_by", "Which film", "Whose story is the film {s} based on?", "story author", &["is based on a story by {o}", "adapts a story by {o}", "takes its story from {o}"], false),
+    p("/film/film/cinematography", "Which film", "Who was the cinematographer of {s}?", "cinematographer", &["was shot by the cinematographer {o}", "has cinematography by {o}", "was photographed by {o}"], false),
+    p("/film/film/production_companies", "Which film", "Which company produced {s}?", "production company", &["was produced by the company {o}", "is a production of the studio {o}", "was made by the company {o}"], false),
+    p("/film/film/featured_film_locations", "Which film", "Where was {s} filmed?", "filming location", &["was filmed in {o}", "was shot on location in {o}", "has scenes filmed in {o}"], false),
+    p("/film/film/release_date_s./film/film_regional_release_date/film_release_region", "Which film", "Where was {s} released?", "release region", &["was released in {o}", "had a release in {o}", "came out in {o}"], false),
+    p("/film/film/executive_produced_by", "Which film", "Who was an executive producer of {s}?", "executive producer", &["was executive-produced by {o}", "had {o} as executive producer", "counts {o} among its executive producers"], false),
+    p("/award/award_winning_work/awards_won./award/award_honor/award", "Which work", "What award did {s} win?", "award won", &["won the {o}", "received the {o}", "was honoured with the {o}"], false),
+    p("/award/award_nominee/award_nominations./award/award_nomination/award", "Who", "Which award was {s} nominated for?", "award nomination", &["was nominated for the {o}", "received a nomination for the {o}", "was in the running for the {o}"], false),
+    p("/music/artist/origin", "Which artist", "Where does {s} come from?", "place of origin", &["comes from {o}", "originated in {o}", "started out in {o}"], false),
+    p("/music/group_member/membership./music/group_membership/role", "Who", "What does {s} play in a band?", "instrument", &["plays the {l}", "is a {l} player", "performs on the {l}"], true),
+    p("/music/artist/track_contributions./music/track_contribution/role", "Who", "What instrument does {s} play on recordings?", "instrument on recordings", &["plays the {l} on recordings", "has recorded on the {l}", "contributed {l} to recordings"], true),
+    p("/location/location/contains", "Which place", "What places are located in {s}?", "contained place", &["contains {o}", "includes {o}", "has {o} within its borders"], false),
+    p("/location/administrative_division/country", "Which region", "Which country is {s} in?", "country", &["is a region of {o}", "lies within {o}", "is an administrative division of {o}"], false),
+    p("/base/biblioness/bibs_location/country", "Which place", "Which country is {s} in?", "country", &["is located in {o}", "lies in {o}", "is a place in {o}"], false),
+    p("/location/location/time_zones", "Which place", "What time zone is {s} in?", "time zone", &["is in the {o}", "keeps the {o}", "observes the {o}"], false),
+    p("/location/location/adjoin_s./location/adjoining_relationship/adjoins", "Which place", "What does {s} border?", "neighbour", &["borders {o}", "shares a border with {o}", "is adjacent to {o}"], false),
+    p("/location/country/form_of_government", "Which country", "What form of government does {s} have?", "form of government", &["is governed as a {l}", "has a {l} as its form of government", "is run as a {l}"], true),
+    p("/organization/organization/headquarters./location/mailing_address/citytown", "Which organization", "Where is {s} headquartered?", "headquarters", &["is headquartered in {o}", "has its head office in {o}", "is based in {o}"], false),
+    p("/organization/organization_member/member_of./organization/organization_membership/organization", "Which organization", "What is {s} a member of?", "membership", &["is a member of {o}", "belongs to {o}", "holds membership in {o}"], false),
+    p("/business/business_operation/industry", "Which company", "What industry is {s} in?", "industry", &["operates in the {l} industry", "works in the {l} business", "is active in {l}"], true),
+    p("/education/educational_institution/school_type", "Which school", "What kind of institution is {s}?", "institution type", &["is {a}", "is classified as {a}", "operates as {a}"], true),
+    p("/education/educational_institution/colors", "Which school", "What are the colors of {s}?", "school color", &["uses {l} as one of its colors", "has {l} among its colors", "counts {l} among its official colors"], true),
+    p("/sports/sports_team/colors", "Which team", "What are the colors of {s}?", "team color", &["plays in {l}", "wears {l} as a team color", "has {l} among its colors"], true),
+    p("/sports/sports_team/sport", "Which team", "What sport does {s} play?", "sport", &["plays {l}", "competes in {l}", "is a {l} team"], true),
+    p("/sports/pro_athlete/teams./sports/sports_team_roster/team", "Who", "Which teams has {s} played for?", "team", &["played for {o}", "was on the roster of {o}", "appeared for {o}"], false),
+    p("/soccer/football_player/current_team./sports/sports_team_roster/team", "Who", "Which club does {s} play for?", "club", &["plays for {o}", "is on the squad of {o}", "turns out for {o}"], false),
+    p("/tv/tv_program/genre", "Which programme", "What genre is the series {s}?", "genre", &["is a {l} series", "belongs to the {l} genre", "is classed as a {l} programme"], true),
+    p("/tv/tv_program/country_of_origin", "Which programme", "Where does the series {s} come from?", "country of origin", &["is a series from {o}", "originated in {o}", "was first made in {o}"], false),
+    p("/tv/tv_program/regular_cast./tv/regular_tv_appearance/actor", "Which programme", "Who is in the regular cast of {s}?", "cast member", &["has {o} in its regular cast", "stars {o}", "features {o} as a regular"], false),
+    p("/language/human_language/countries_spoken_in", "Which language", "Where is {s} spoken?", "country spoken in", &["is spoken in {o}", "has speakers in {o}", "is a language of {o}"], false),
+    p("/time/event/locations", "Which event", "Where did {s} take place?", "location", &["took place in {o}", "was held in {o}", "happened in {o}"], false),
+    p("/military/military_conflict/combatants./military/military_combatant_group/combatants", "Which conflict", "Who fought in {s}?", "combatant", &["was fought by {o}", "involved {o} as a combatant", "saw {o} take part"], false),
+];
+
+pub fn phrasing(relation: &str) -> Option<&'static Phrasing> {
+    PHRASINGS.iter().find(|p| p.relation == relation)
+}
+
+/// A relation's words when it has no template: its last path segment ("/a/b./c/place_of_birth" →
+/// "place of birth").
+pub fn relation_words(relation: &str) -> String {
+    match phrasing(relation) {
+        Some(p) => p.noun.to_string(),
+        None => relation.rsplit('/').next().unwrap_or(relation).replace('_', " "),
+    }
+}
+
+impl Phrasing {
+    /// The predicate `ix` (wrapping) with the object filled in: `{o}` as written; `{l}` in lower
+    /// case; `{a}` in lower case after "a" or "an".
+    pub fn predicate(&self, ix: usize, object: &str) -> String {
+        let lower = object.to_lowercase();
+        let article = if lower.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        self.predicates[ix % self.predicates.len()]
+            .replace("{o}", object)
+            .replace("{l}", &lower)
+            .replace("{a}", &format!("{article} {lower}"))
+    }
+
+    pub fn ask(&self, subject: &str) -> String {
+        self.question.replace("{s}", subject)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fills_objects_with_articles_and_case() {
+        let p = phrasing("/people/person/profession").unwrap();
+        assert_eq!(p.predicate(0, "Actor"), "works as an actor");
+        assert_eq!(p.predicate(3, "Singer"), "works as a singer"); // wraps
+        let b = phrasing("/people/person/place_of_birth").unwrap();
+        assert_eq!(b.predicate(0, "Cowes"), "was born in Cowes");
+        assert_eq!(b.ask("Jeremy Irons"), "Where was Jeremy Irons born?");
+    }
+
+    #[test]
+    fn untemplated_relations_fall_back_to_their_last_segment() {
+        assert_eq!(relation_words("/film/film/estimated_budget./measurement_unit/dated_money_value/currency"), "currency");
+        assert_eq!(relation_words("/people/person/place_of_birth"), "birthplace");
+    }
+
+    #[test]
+    fn every_template_has_several_predicates_with_an_object() {
+        for p in PHRASINGS {
+            assert!(p.predicates.len() >= 2, "{}", p.relation);
+            for pred in p.predicates {
+                assert!(pred.contains("{o}") || pred.contains("{l}") || pred.contains("{a}"), "{pred}");
+            }
+            assert!(p.question.contains("{s}"), "{}", p.relation);
+        }
+    }
+}

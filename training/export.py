@@ -52,17 +52,28 @@ def main():
     ap.add_argument("--data", default=str(REPO.parent / "shared/data"))
     ap.add_argument("--model-dir", default=str(MODEL_DIR), help="where the int8 model, tokenizer and config go")
     ap.add_argument("--fixtures", default=str(FIXTURES), help="where the parity fixtures go (a scratch folder when screening)")
+    ap.add_argument("--fourway", help="a training/fourway.py run: its branch becomes the model's second output")
     args = ap.parse_args()
     model_dir, fixtures = Path(args.model_dir), Path(args.fixtures)
     fixtures.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     run = Path(args.run)
-    meta = json.loads((run / "train_meta.json").read_text())
+    if (run / "train_meta.json").exists():
+        meta = json.loads((run / "train_meta.json").read_text())
+    else:
+        # A checkpoint rebuilt from the shipped ONNX (from_onnx.py): the shipped config says the rest.
+        shipped = json.loads((MODEL_DIR / "config.json").read_text())
+        meta = {"config": json.loads((train.base_model_dir(HERE / ".cache") / "config.json").read_text()),
+                "max_len": shipped["max_length"], "temperature": shipped["temperature"]}
     cfg = meta["config"]
     model = CrossEncoder(Config(cfg))
     model.load_state_dict(torch.load(run / "model.pt", map_location="cpu"))
     model.eval()
-    state = model.state_dict()
+    state = dict(model.state_dict())
+    four_meta = None
+    if args.fourway:
+        state.update(torch.load(Path(args.fourway) / "fourway.pt", map_location="cpu"))
+        four_meta = json.loads((Path(args.fourway) / "fourway_meta.json").read_text())
 
     fp32 = onnx_graph.build(state, cfg, quantize=False)
     int8 = onnx_graph.build(state, cfg, quantize=True)
@@ -89,6 +100,9 @@ def main():
         "tokenizer_file": "tokenizer.json",
         "model_sha256": hashlib.sha256(int8_bytes).hexdigest(),
     }
+    if four_meta:
+        config["four_way_labels"] = ["supportive", "partially_supportive", "contradictory", "irrelevant"]
+        config["four_way_temperature"] = four_meta["temperature"]
     (model_dir / "config.json").write_text(json.dumps(config, indent=2) + "\n")
 
     tok = train.make_tokenizer(model_dir / "tokenizer.json")

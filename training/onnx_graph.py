@@ -88,8 +88,7 @@ class GraphBuilder:
         split_shape = self.const("split_shape", np.array([0, 0, heads, d], np.int64))
         merge_shape = self.const("merge_shape", np.array([0, 0, h], np.int64))
         inv_sqrt_d = self.const("inv_sqrt_d", np.float32(1.0 / np.sqrt(d)))
-        for i in range(c["num_hidden_layers"]):
-            p = f"layers.{i}"
+        def layer(x, p):
             q = self.op("Transpose", [self.op("Reshape", [self.linear(x, p + ".q"), split_shape])], perm=[0, 2, 1, 3])
             k = self.op("Transpose", [self.op("Reshape", [self.linear(x, p + ".k"), split_shape])], perm=[0, 2, 3, 1])
             v = self.op("Transpose", [self.op("Reshape", [self.linear(x, p + ".v"), split_shape])], perm=[0, 2, 1, 3])
@@ -98,16 +97,34 @@ class GraphBuilder:
             ctx = self.op("Reshape", [self.op("Transpose", [ctx], perm=[0, 2, 1, 3]), merge_shape])
             x = self.layer_norm(self.op("Add", [x, self.linear(ctx, p + ".attn_out")]), p + ".attn_norm")
             y = self.linear(self.gelu(self.linear(x, p + ".ffn_in")), p + ".ffn_out")
-            x = self.layer_norm(self.op("Add", [x, y]), p + ".ffn_norm")
-        cls = self.op("Gather", [x, self.const("zero_scalar", np.array(0, np.int64))], axis=1)  # [B,H]
-        pooled = self.op("Tanh", [self.linear(cls, "pooler")])
-        logits = self.linear(pooled, "classifier", quantize=False)
-        self.nodes.append(helper.make_node("Identity", [logits], ["logits"], name="logits"))
+            return self.layer_norm(self.op("Add", [x, y]), p + ".ffn_norm")
+
+        def head(x, prefix):
+            cls = self.op("Gather", [x, self.const("zero_scalar", np.array(0, np.int64))], axis=1)  # [B,H]
+            pooled = self.op("Tanh", [self.linear(cls, prefix + "pooler")])
+            return self.linear(pooled, prefix + "classifier", quantize=False)
+
+        # The four-way branch (training/fourway.py), when the state has one: its own copies of the top
+        # layers, fed by the shared trunk below them.
+        branch = sorted({int(k.split(".")[2]) for k in self.state if k.startswith("four.layers.")})
+        at_branch = None
+        for i in range(c["num_hidden_layers"]):
+            if branch and i == branch[0]:
+                at_branch = x
+            x = layer(x, f"layers.{i}")
+        outputs = [("logits", head(x, ""), 3)]
+        if branch:
+            y = at_branch
+            for i in branch:
+                y = layer(y, f"four.layers.{i}")
+            outputs.append(("four_way", head(y, "four."), 4))
+        for name, value, _ in outputs:
+            self.nodes.append(helper.make_node("Identity", [value], [name], name=name))
         dims = ["batch", "sequence"]
         graph = helper.make_graph(
             self.nodes, "citelens_nli",
             [helper.make_tensor_value_info(n, TensorProto.INT64, dims) for n in (ids, mask, types)],
-            [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 3])],
+            [helper.make_tensor_value_info(name, TensorProto.FLOAT, ["batch", n]) for name, _, n in outputs],
             self.inits)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="citelens-training")
         model.ir_version = 8

@@ -5,6 +5,7 @@ mod generate;
 mod model_dir;
 mod nli_cmd;
 mod nli_bench;
+mod pairs_cmd;
 mod pretty;
 mod verify_cmd;
 
@@ -31,6 +32,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Make labelled benchmark data (CAQA-style, from a knowledge graph).
     Generate(generate::GenerateArgs),
+    /// The whole-sentence (evidence, sentence) pairs of a labelled data set, with gold: training rows for the four-way head.
+    Pairs(pairs_cmd::PairsArgs),
     /// Print the JSON Schema of the `verify` input document.
     Schema,
 }
@@ -51,6 +54,7 @@ fn main() -> std::process::ExitCode {
         Command::Verify(args) => verify_cmd::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Pairs(args) => pairs_cmd::run(args),
         Command::Schema => {
             println!("{}", serde_json::to_string_pretty(&citelens_engine::input_schema()).expect("schema is JSON"));
             Ok(std::process::ExitCode::SUCCESS)

@@ -104,6 +104,9 @@ pub struct SentencePlan {
     pub graph_facts: Vec<(usize, String, String, String)>,
     pub claims: Vec<ClaimPlan>,
     pub alignment: Vec<PairId>,
+    /// The whole sentence (its claims as read) against all its cited evidence: the pair whose
+    /// four-way reading (`Probs::four_way`, when the model has that head) the decider may use.
+    pub whole: Option<PairId>,
 }
 
 pub struct Plan {
@@ -152,7 +155,7 @@ impl Plan {
         let pieces = segment::sentences(&clean.text);
         let mut sentences: Vec<SentencePlan> = pieces
             .iter()
-            .map(|p| SentencePlan { piece: p.clone(), cited: vec![], na: vec![], graph_facts: vec![], claims: vec![], alignment: vec![] })
+            .map(|p| SentencePlan { piece: p.clone(), cited: vec![], na: vec![], graph_facts: vec![], claims: vec![], alignment: vec![], whole: None })
             .collect();
         let mut used = vec![false; input.citations.len()];
         for m in &clean.markers {
@@ -300,11 +303,19 @@ impl Plan {
             w.claims.push(ClaimPlan { claim, indiv, joint, units, restated, checks: outcome, probes });
         }
         let sentence_text = w.claims.iter().map(|c| c.claim.text.as_str()).collect::<Vec<_>>().join(" ");
+        if !sentence_text.trim().is_empty() {
+            w.whole = Some(self.ask(&join_passages(&premises), &sentence_text));
+        }
         for (ix, entity, rel, val) in w.graph_facts.clone() {
             let subject = subject_label(&self.input.citations[ix], &entity);
             let id = self.ask(&sentence_text, &kg::verbalize(&subject, &rel, &val));
             w.alignment.push(id);
         }
+    }
+
+    /// Each cited sentence's whole-sentence pair (see `SentencePlan::whole`), in sentence order.
+    pub fn sentence_pairs(&self) -> Vec<(String, String)> {
+        self.sentences.iter().filter_map(|w| w.whole).map(|i| self.pairs[i].clone()).collect()
     }
 
     /// Every distinct (premise, hypothesis) pair the plan needs scored, in order.
@@ -331,6 +342,7 @@ impl Plan {
                     }
                 }
                 ids.extend(w.alignment.iter().copied());
+                ids.extend(w.whole);
                 ids.into_iter().filter(|&i| !std::mem::replace(&mut seen[i], true)).collect()
             })
             .collect()
@@ -394,7 +406,7 @@ impl Scores {
 
     /// The answer to pair `i`; a pair the model refused (too long, empty) counts as fully neutral.
     pub fn get(&self, i: PairId) -> Probs {
-        self.results.get(i).copied().flatten().unwrap_or(Probs { entailment: 0.0, neutral: 1.0, contradiction: 0.0 })
+        self.results.get(i).copied().flatten().unwrap_or(Probs { entailment: 0.0, neutral: 1.0, contradiction: 0.0, four_way: None })
     }
 }
 

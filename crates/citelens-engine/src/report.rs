@@ -79,9 +79,13 @@ pub struct Probs {
     pub entailment: f32,
     pub neutral: f32,
     pub contradiction: f32,
+    /// The four-way head's probabilities (supportive, partially supportive, contradictory,
+    /// irrelevant), when the model has one: read in the same pass as the three NLI labels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub four_way: Option<[f32; 4]>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     pub category: Category,
     pub confidence: f32,

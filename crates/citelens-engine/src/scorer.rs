@@ -20,6 +20,7 @@ impl Scorer for citelens_nli::NliModel {
                     entailment: p.probabilities.entailment,
                     neutral: p.probabilities.neutral,
                     contradiction: p.probabilities.contradiction,
+                    four_way: p.four_way,
                 })
                 .map_err(|e| e.to_string())
             })

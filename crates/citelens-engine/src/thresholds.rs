@@ -54,6 +54,10 @@ pub struct Thresholds {
     /// at 0.5 the split is 42.1 % / 80.6 %, at 0.7 51.6 % / 84.0 %.
     #[serde(default = "unsure_below")]
     pub unsure_below: f32,
+    /// The four-way head's probability for its category at or above which it decides a sentence
+    /// against the rules (see `verify::combine`); above 1 the head is never used.
+    #[serde(default = "four_way_confident")]
+    pub four_way_confident: f32,
 }
 
 fn yes() -> bool {
@@ -77,9 +81,15 @@ fn values_coverage() -> f32 {
 fn clear_entailment() -> f32 {
     Thresholds::default().clear_entailment
 }
+fn four_way_confident() -> f32 {
+    Thresholds::default().four_way_confident
+}
 fn unsure_below() -> f32 {
     Thresholds::default().unsure_below
 }
+
+/// Default for `four_way_confident`: see README's four-way figures for how it was chosen.
+pub const FOUR_WAY_CONFIDENT: f32 = 0.9;
 
 impl Default for Thresholds {
     fn default() -> Self {
@@ -103,6 +113,7 @@ impl Default for Thresholds {
             values_coverage: 0.8,
             clear_entailment: 0.85,
             unsure_below: 0.6,
+            four_way_confident: FOUR_WAY_CONFIDENT,
         }
     }
 }

@@ -86,6 +86,8 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
     let mut per_citation_claims: HashMap<(usize, usize), Vec<ClaimReport>> = HashMap::new();
     let mut cited_facts = Vec::new();
     let mut not_verifiable_sentences = Vec::new();
+    let mut sentence_verdicts: Vec<Option<Verdict>> = Vec::new();
+    let mut four_way_changed = false;
     for (si, w) in works.iter().enumerate() {
         for na in &w.na {
             mark(&mut labels, na, SpanLabel::NotVerifiable, usize::MAX);
@@ -186,7 +188,25 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
             all_claims.push(report.clone());
             claims.push(report);
         }
-        let verdict = categorize(&claims);
+        let mut verdict = categorize(&claims);
+        let four_way = w.whole.and_then(|i| book.get(i).four_way);
+        if let (Some(v), Some(f)) = (verdict, four_way) {
+            let combined = combine(v, f, &claims, &t);
+            if combined.category != v.category {
+                findings.push(Finding {
+                    kind: "four_way".into(),
+                    message: format!(
+                        "sentence {si}: the four-way head reads {} ({:.2}) where the rules read {}",
+                        combined.category.as_str(),
+                        combined.confidence,
+                        v.category.as_str()
+                    ),
+                });
+                four_way_changed = true;
+            }
+            verdict = Some(combined);
+        }
+        sentence_verdicts.push(verdict);
         let per_citation: Vec<CitationVerdict> = w
             .cited
             .iter()
@@ -252,7 +272,8 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
     }
 
     // Overall.
-    let overall = categorize(&all_claims).unwrap_or(Verdict { category: Category::Irrelevant, confidence: 0.0, uncertain: false });
+    let overall = if four_way_changed { aggregate(&sentence_verdicts) } else { categorize(&all_claims) }
+        .unwrap_or(Verdict { category: Category::Irrelevant, confidence: 0.0, uncertain: false });
     let distinct: std::collections::HashSet<usize> = works.iter().flat_map(|w| w.cited.iter().copied()).collect();
     let overall_kind = [ComplexityType::Concatenation, ComplexityType::Intersection, ComplexityType::Union]
         .into_iter()
@@ -448,6 +469,46 @@ fn mismatched_pieces(text: &str, claim: &crate::claims::Claim, checks: &[CheckRe
 /// partially supportive when the evidence bears on some; irrelevant when it bears on none.
 /// Unsure claims never decide alone: contradicted claims that are all unsure give an unsure
 /// partially supportive verdict, and an unsure claim makes any verdict it is part of unsure.
+/// A sentence's verdict from the rules' and the four-way head's: the head decides where it is
+/// confident (`four_way_confident`) and the rules have no typed check behind their verdict; a
+/// contradiction a typed check confirmed (a number, a date, a name the evidence gives otherwise)
+/// stands whatever the head reads.
+pub fn combine(rules: Verdict, four_way: [f32; 4], claims: &[ClaimReport], t: &Thresholds) -> Verdict {
+    let best = (0..4).fold(0, |b, i| if four_way[i] > four_way[b] { i } else { b });
+    let p = four_way[best];
+    let category = Category::ALL[best];
+    if p < t.four_way_confident || category == rules.category {
+        return rules;
+    }
+    let confirmed = claims.iter().any(|c| c.checks.iter().any(|k| k.result == "mismatch"));
+    if rules.category == Category::Contradictory && !rules.uncertain && confirmed {
+        return rules;
+    }
+    Verdict { category, confidence: p, uncertain: false }
+}
+
+/// The answer's verdict from its sentences' (used when the four-way head changed one): any
+/// sure contradiction makes it contradictory; all supportive, supportive; all irrelevant,
+/// irrelevant; anything else, partially supportive.
+fn aggregate(sentences: &[Option<Verdict>]) -> Option<Verdict> {
+    let v: Vec<Verdict> = sentences.iter().flatten().copied().collect();
+    if v.is_empty() {
+        return None;
+    }
+    let min_conf = v.iter().map(|x| x.confidence).fold(1.0, f32::min);
+    let unsure = v.iter().any(|x| x.uncertain);
+    let all = |c: Category| v.iter().all(|x| x.category == c);
+    Some(if let Some(c) = v.iter().filter(|x| x.category == Category::Contradictory && !x.uncertain).map(|x| x.confidence).reduce(f32::max) {
+        Verdict { category: Category::Contradictory, confidence: c, uncertain: false }
+    } else if all(Category::Supportive) {
+        Verdict { category: Category::Supportive, confidence: min_conf, uncertain: unsure }
+    } else if all(Category::Irrelevant) {
+        Verdict { category: Category::Irrelevant, confidence: min_conf, uncertain: unsure }
+    } else {
+        Verdict { category: Category::PartiallySupportive, confidence: min_conf, uncertain: unsure }
+    })
+}
+
 pub fn categorize(claims: &[ClaimReport]) -> Option<Verdict> {
     let counted: Vec<&ClaimReport> = claims.iter().filter(|c| c.status != ClaimStatus::NotVerifiable).collect();
     if counted.is_empty() {

@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 use crate::error::{NliError, Result};
 
 pub const LABELS: [&str; 3] = ["entailment", "neutral", "contradiction"];
+/// The four-way head's labels (CAQA's categories), in output order.
+pub const FOUR_WAY_LABELS: [&str; 4] = ["supportive", "partially_supportive", "contradictory", "irrelevant"];
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ModelConfig {
@@ -17,6 +19,13 @@ pub struct ModelConfig {
     pub max_hypothesis_tokens: usize,
     /// Temperature fitted on held-out pairs; probabilities are softmax(logits / temperature).
     pub temperature: f32,
+    /// The second output's labels, when the model has the four-way head: supportive, partially
+    /// supportive, contradictory, irrelevant.
+    #[serde(default)]
+    pub four_way_labels: Option<Vec<String>>,
+    /// Temperature of the four-way head (a second output), fitted as the NLI one is.
+    #[serde(default = "default_temperature")]
+    pub four_way_temperature: f32,
     /// Tokens shared by consecutive windows of a long premise.
     #[serde(default = "default_overlap")]
     pub window_overlap_tokens: usize,
@@ -48,6 +57,10 @@ impl Default for Limits {
     }
 }
 
+fn default_temperature() -> f32 {
+    1.0
+}
+
 fn default_overlap() -> usize {
     32
 }
@@ -66,6 +79,11 @@ impl ModelConfig {
     }
 
     fn validate(&self) -> Result<()> {
+        if let Some(l) = &self.four_way_labels {
+            if l.iter().map(String::as_str).ne(FOUR_WAY_LABELS) {
+                return Err(NliError::Config(format!("four_way_labels must be {FOUR_WAY_LABELS:?}, found {l:?}")));
+            }
+        }
         if self.labels.iter().map(String::as_str).ne(LABELS) {
             return Err(NliError::Config(format!("labels must be {LABELS:?}, found {:?}", self.labels)));
         }

@@ -12,7 +12,7 @@ mod tokenize;
 
 use std::path::Path;
 
-pub use config::{Limits, ModelConfig, LABELS};
+pub use config::{Limits, ModelConfig, FOUR_WAY_LABELS, LABELS};
 pub use error::{NliError, Result, Side};
 pub use tokenize::{window_spans, Sequence, Window};
 
@@ -43,10 +43,21 @@ impl Probabilities {
     }
 }
 
+fn softmax4(logits: &[f32], temperature: f32) -> [f32; 4] {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let exp: Vec<f32> = logits.iter().map(|l| ((l - max) / temperature).exp()).collect();
+    let sum: f32 = exp.iter().sum();
+    [exp[0] / sum, exp[1] / sum, exp[2] / sum, exp[3] / sum]
+}
+
 /// The verdict on one pair.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Prediction {
     pub probabilities: Probabilities,
+    /// The four-way head's probabilities (supportive, partially supportive, contradictory,
+    /// irrelevant) on the deciding window, when the model has that head.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub four_way: Option<[f32; 4]>,
     /// Raw logits of the deciding window (entailment, neutral, contradiction).
     pub logits: [f32; 3],
     /// The premise window that decided the verdict.
@@ -83,6 +94,11 @@ impl NliModel {
         &self.config
     }
 
+    /// The model has the four-way head (a second output).
+    pub fn has_four_way(&self) -> bool {
+        self.runtime.has_four_way()
+    }
+
     /// Scores one pair.
     pub fn predict(&self, premise: &str, hypothesis: &str) -> Result<Prediction> {
         self.predict_batch(&[(premise, hypothesis)]).pop().unwrap_or_else(|| Err(NliError::Inference("no result".into())))
@@ -101,12 +117,12 @@ impl NliModel {
             .collect();
         let seq = |&(i, j): &(usize, usize)| -> &Sequence { &encoded[i].as_ref().map(|w| &w[j].0).expect("valid pair") };
         rows.sort_by_key(|r| seq(r).input_ids.len());
-        let mut logits: Vec<Vec<Option<Vec<f32>>>> =
+        let mut logits: Vec<Vec<Option<runtime::RowLogits>>> =
             encoded.iter().map(|e| vec![None; e.as_ref().map_or(0, Vec::len)]).collect();
         let mut failures: Vec<Option<String>> = vec![None; pairs.len()];
         for chunk in rows.chunks(self.config.limits.max_batch) {
             let batch: Vec<&Sequence> = chunk.iter().map(seq).collect();
-            match self.runtime.logits(&batch) {
+            match self.runtime.run(&batch) {
                 Ok(out) => {
                     for (&(i, j), l) in chunk.iter().zip(out) {
                         logits[i][j] = Some(l);
@@ -127,10 +143,10 @@ impl NliModel {
                 if let Some(msg) = failures[i].take() {
                     return Err(NliError::Inference(msg));
                 }
-                let scored: Vec<(Window, Vec<f32>)> = windows
+                let scored: Vec<(Window, runtime::RowLogits)> = windows
                     .into_iter()
                     .zip(logits[i].drain(..))
-                    .map(|((_, w), l)| (w, l.unwrap_or_default()))
+                    .map(|((_, w), l)| (w, l.unwrap_or(runtime::RowLogits { nli: vec![0.0; 3], four_way: None })))
                     .collect();
                 Ok(self.decide(scored))
             })
@@ -155,9 +171,9 @@ impl NliModel {
     /// Support can sit anywhere in a long premise: the verdict comes from the window that entails
     /// most, when one entails; else from the one that contradicts most, when one contradicts;
     /// else from the window closest to entailing.
-    fn decide(&self, scored: Vec<(Window, Vec<f32>)>) -> Prediction {
+    fn decide(&self, scored: Vec<(Window, runtime::RowLogits)>) -> Prediction {
         let t = self.config.temperature;
-        let probs: Vec<Probabilities> = scored.iter().map(|(_, l)| Probabilities::from_logits(l, t)).collect();
+        let probs: Vec<Probabilities> = scored.iter().map(|(_, l)| Probabilities::from_logits(&l.nli, t)).collect();
         let argmax = |f: &dyn Fn(&Probabilities) -> f32| {
             (0..probs.len()).fold(0, |b, i| if f(&probs[i]) > f(&probs[b]) { i } else { b })
         };
@@ -171,6 +187,7 @@ impl NliModel {
             ent
         };
         let (window, l) = &scored[pick];
-        Prediction { probabilities: probs[pick], logits: [l[0], l[1], l[2]], window: *window }
+        let four_way = l.four_way.as_deref().map(|f| softmax4(f, self.config.four_way_temperature));
+        Prediction { probabilities: probs[pick], four_way, logits: [l.nli[0], l.nli[1], l.nli[2]], window: *window }
     }
 }

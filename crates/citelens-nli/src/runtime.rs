@@ -10,11 +10,23 @@ use crate::tokenize::Sequence;
 
 pub const INPUT_NAMES: [&str; 3] = ["input_ids", "attention_mask", "token_type_ids"];
 
+/// Labels of the optional second output: CAQA's four categories.
+pub const FOUR_WAY_LABELS: usize = 4;
+
 pub struct Runtime {
     plan: Arc<TypedRunnableModel>,
     /// Position of each of INPUT_NAMES among the model's inputs.
     order: [usize; 3],
     labels: usize,
+    /// The graph has a second output: the four-way head's logits.
+    four_way: bool,
+}
+
+/// One row's outputs.
+#[derive(Clone)]
+pub struct RowLogits {
+    pub nli: Vec<f32>,
+    pub four_way: Option<Vec<f32>>,
 }
 
 impl Runtime {
@@ -35,7 +47,8 @@ impl Runtime {
             found: found.clone(),
             labels,
         };
-        if found.len() != INPUT_NAMES.len() || model.output_outlets().map_err(load)?.len() != 1 {
+        let outputs = model.output_outlets().map_err(load)?.len();
+        if found.len() != INPUT_NAMES.len() || !(1..=2).contains(&outputs) {
             return Err(wrong());
         }
         let mut order = [0; 3];
@@ -54,12 +67,27 @@ impl Runtime {
         if out_shape.len() != 2 || out_shape[1] != TDim::from(labels as i64) {
             return Err(wrong());
         }
+        if outputs == 2 {
+            let four = typed.output_fact(1).map_err(load)?.shape.to_tvec();
+            if four.len() != 2 || four[1] != TDim::from(FOUR_WAY_LABELS as i64) {
+                return Err(wrong());
+            }
+        }
         let plan = typed.into_optimized().map_err(load)?.into_runnable().map_err(load)?;
-        Ok(Runtime { plan, order, labels })
+        Ok(Runtime { plan, order, labels, four_way: outputs == 2 })
     }
 
-    /// Logits for each sequence, padding the batch to its longest row.
+    pub fn has_four_way(&self) -> bool {
+        self.four_way
+    }
+
+    /// NLI logits for each sequence (the four-way head's, if any, are dropped).
     pub fn logits(&self, rows: &[&Sequence]) -> Result<Vec<Vec<f32>>> {
+        Ok(self.run(rows)?.into_iter().map(|r| r.nli).collect())
+    }
+
+    /// Every head's logits for each sequence, padding the batch to its longest row.
+    pub fn run(&self, rows: &[&Sequence]) -> Result<Vec<RowLogits>> {
         if rows.is_empty() {
             return Ok(Vec::new());
         }
@@ -86,6 +114,16 @@ impl Runtime {
         if view.shape() != [rows.len(), self.labels] {
             return Err(NliError::Inference(format!("logits have shape {:?}", view.shape())));
         }
-        Ok(view.outer_iter().map(|row| row.iter().copied().collect()).collect())
+        let nli: Vec<Vec<f32>> = view.outer_iter().map(|row| row.iter().copied().collect()).collect();
+        let four: Vec<Option<Vec<f32>>> = if self.four_way {
+            let v = out[1].to_plain_array_view::<f32>().map_err(fail)?;
+            if v.shape() != [rows.len(), FOUR_WAY_LABELS] {
+                return Err(NliError::Inference(format!("four-way logits have shape {:?}", v.shape())));
+            }
+            v.outer_iter().map(|row| Some(row.iter().copied().collect())).collect()
+        } else {
+            vec![None; rows.len()]
+        };
+        Ok(nli.into_iter().zip(four).map(|(nli, four_way)| RowLogits { nli, four_way }).collect())
     }
 }

@@ -166,7 +166,7 @@ impl Verifier {
         let rows: Vec<(String, String, [f32; 3])> = serde_json::from_str(scores).map_err(js_err)?;
         let table = rows
             .into_iter()
-            .map(|(p, h, [e, n, c])| ((p, h), citelens_engine::Probs { entailment: e, neutral: n, contradiction: c }))
+            .map(|(p, h, [e, n, c])| ((p, h), citelens_engine::Probs { entailment: e, neutral: n, contradiction: c, four_way: None }))
             .collect();
         let mut cached = self.plan.borrow_mut();
         let fresh = match cached.as_ref() {

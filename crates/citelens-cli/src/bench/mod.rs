@@ -1,7 +1,7 @@
 //! `citelens bench`: run the engine over a labelled data set and print the papers' tables.
 
 mod cases;
-mod datasets;
+pub(crate) mod datasets;
 mod metrics;
 
 use std::cell::RefCell;
@@ -94,7 +94,7 @@ impl CachedScorer {
         let Ok(text) = std::fs::read_to_string(path) else { return Ok(0) };
         let mut lines = text.lines();
         let header: serde_json::Value = serde_json::from_str(lines.next().unwrap_or("{}")).unwrap_or_default();
-        if header["model"].as_str() != Some(self.model.name().as_str()) {
+        if header["model"].as_str() != Some(self.model.name().as_str()) || header["sha256"].as_str() != self.model.config().model_sha256.as_deref() {
             eprintln!("score cache {} is for another model: not used", path.display());
             return Ok(0);
         }
@@ -107,7 +107,7 @@ impl CachedScorer {
     }
 
     fn save(&self, path: &std::path::Path) -> anyhow::Result<()> {
-        let mut out = serde_json::to_string(&json!({"model": self.model.name()}))? + "\n";
+        let mut out = serde_json::to_string(&json!({"model": self.model.name(), "sha256": self.model.config().model_sha256}))? + "\n";
         for ((premise, hypothesis), r) in self.cache.borrow().iter() {
             let (probs, error) = match r {
                 Ok(p) => (Some(*p), None),

@@ -1,0 +1,254 @@
+"""The four-way attribution head (supportive, partially supportive, contradictory, irrelevant).
+
+A branch on the shipped NLI encoder: the top `--branch` layers are copied, with a pooler and a 4-label
+classifier of their own, and trained while everything below stays frozen. The NLI head's weights are not
+touched, so its figures cannot move, and the exported graph is one ONNX file with two outputs (the
+browser downloads the same file; the four-way reading costs the branch's layers, not a second pass).
+
+Input: the engine's whole-sentence pair (`citelens pairs`): the cited evidence joined, against the
+sentence's claims. Labels may be sets: a binary "not supported" allows partially supportive,
+contradictory and irrelevant, and the loss is -log of their summed probability.
+
+    python training/fourway.py --pairs DIR --init training/out_shipped/model.pt --out training/out_fourway
+"""
+import argparse
+import copy
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+import torch
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).parent))
+import data  # noqa: E402
+import train  # noqa: E402
+from model import Config, CrossEncoder  # noqa: E402
+
+HERE = Path(__file__).parent
+FOUR = ["supportive", "partially_supportive", "contradictory", "irrelevant"]
+# Gold names as `citelens pairs` writes them, and the categories each allows.
+ALLOWED = {
+    "supportive": [0],
+    "partially_supportive": [1],
+    "contradictory": [2],
+    "irrelevant": [3],
+    "not_supportive": [1, 2, 3],
+    "not_supported": [2, 3],  # WiCE: the evidence supports no part of the claim
+    "not_entailed_neutral": [1, 3],
+}
+
+
+class FourWay(nn.Module):
+    """The frozen trunk (embeddings and the layers below the branch) and the trained branch."""
+
+    def __init__(self, base: CrossEncoder, branch: int):
+        super().__init__()
+        self.base = base
+        for p in self.base.parameters():
+            p.requires_grad_(False)
+        n = len(base.layers)
+        self.start = n - branch
+        self.layers = nn.ModuleList(copy.deepcopy(base.layers[i]) for i in range(self.start, n))
+        self.pooler = copy.deepcopy(base.pooler)
+        self.classifier = nn.Linear(base.pooler.out_features, len(FOUR))
+        self.drop = nn.Dropout(0.1)
+        for p in list(self.layers.parameters()) + list(self.pooler.parameters()) + list(self.classifier.parameters()):
+            p.requires_grad_(True)
+
+    @torch.no_grad()
+    def trunk(self, input_ids, attention_mask, token_type_ids):
+        b = self.base
+        t = input_ids.shape[1]
+        pos = torch.arange(t, device=input_ids.device)
+        x = b.emb_norm(b.word(input_ids) + b.position(pos)[None] + b.token_type(token_type_ids))
+        bias = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * -10000.0
+        for layer in b.layers[: self.start]:
+            x = layer(x, bias)
+        return x, bias
+
+    def head(self, x, bias):
+        for layer in self.layers:
+            x = layer(x, bias)
+        return self.classifier(self.drop(torch.tanh(self.pooler(x[:, 0]))))
+
+    def state_for_export(self):
+        """The branch under `four.` names the ONNX builder reads."""
+        out = {}
+        for i, layer in enumerate(self.layers):
+            for k, v in layer.state_dict().items():
+                out[f"four.layers.{self.start + i}.{k}"] = v
+        for k, v in self.pooler.state_dict().items():
+            out[f"four.pooler.{k}"] = v
+        for k, v in self.classifier.state_dict().items():
+            out[f"four.classifier.{k}"] = v
+        return out
+
+
+def set_loss(logits, allowed_mask):
+    logp = logits.float().log_softmax(-1)
+    return -(logp.masked_fill(~allowed_mask, float("-inf")).logsumexp(-1)).mean()
+
+
+def read_pairs(path, window=True):
+    rows = []
+    for line in open(path, encoding="utf-8"):
+        r = json.loads(line)
+        if r["gold"] not in ALLOWED:
+            continue
+        prem = data._best_window(r["premise"], r["hypothesis"]) if window else r["premise"]
+        rows.append((prem, r["hypothesis"], r["gold"], r.get("complexity")))
+    return rows
+
+
+def nli_rows(root, rng, n):
+    """SNLI / MultiNLI-matched (train+ship): entailment is support, contradiction contradicts, neutral
+    is partial or irrelevant: keeps the head honest on everyday prose."""
+    pool = data.snli(root) + data.mnli_matched(root)
+    rng.shuffle(pool)
+    names = {0: "supportive", 1: "not_entailed_neutral", 2: "contradictory"}
+    return [(p, h, names[y], None) for p, h, y, _ in pool[:n]]
+
+
+def wice_rows(root):
+    out = []
+    for line in open(root / "attribution/wice/non_supported_tokens_train.jsonl", encoding="utf-8"):
+        r = json.loads(line)
+        ids = sorted({i for g in r["supporting_sentences"] for i in g})
+        prem = " ".join(r["evidence"][i] for i in ids if i < len(r["evidence"]))
+        if not prem:
+            prem = data._best_window(" ".join(r["evidence"]), r["claim"])
+        gold = {"supported": "supportive", "partially_supported": "partially_supportive"}.get(r["label"], "not_supported")
+        out.append((prem, r["claim"], gold, None))
+    return out
+
+
+@torch.no_grad()
+def encode_trunk(model, tok, rows, max_len, max_hyp, batch=64):
+    """Trunk outputs per row (fp16, unpadded): the branch trains on these without re-running the trunk."""
+    enc = [train.encode_pair(tok, p, h, max_len, max_hyp) for p, h, _, _ in rows]
+    feats = [None] * len(rows)
+    order = sorted(range(len(rows)), key=lambda i: len(enc[i][0]))
+    for s in range(0, len(order), batch):
+        ids = order[s:s + batch]
+        ii, m, tt, _ = train.collate(enc, None, ids, "cpu")
+        x, _ = model.trunk(ii, m, tt)
+        for r, i in enumerate(ids):
+            feats[i] = x[r, : len(enc[i][0])].half().clone()
+    return feats
+
+
+def stack(feats, ids):
+    t = max(feats[i].shape[0] for i in ids)
+    x = torch.zeros(len(ids), t, feats[ids[0]].shape[1])
+    mask = torch.zeros(len(ids), t)
+    for r, i in enumerate(ids):
+        x[r, : feats[i].shape[0]] = feats[i].float()
+        mask[r, : feats[i].shape[0]] = 1
+    return x, (1.0 - mask[:, None, None, :]) * -10000.0
+
+
+@torch.no_grad()
+def logits_of(model, feats, batch=128):
+    model.eval()
+    out = []
+    for s in range(0, len(feats), batch):
+        ids = list(range(s, min(s + batch, len(feats))))
+        x, bias = stack(feats, ids)
+        out.append(model.head(x, bias))
+    return torch.cat(out) if out else torch.zeros(0, 4)
+
+
+def accuracy(logits, rows):
+    pred = logits.argmax(-1).tolist()
+    return sum(p in ALLOWED[g] for p, (_, _, g, _) in zip(pred, rows)) / max(1, len(rows))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pairs", required=True, help="folder with caqa_train/caqa_dev and expertqa_*.jsonl from `citelens pairs`")
+    ap.add_argument("--init", default=str(HERE / "out_shipped/model.pt"), help="the shipped NLI weights (training/from_onnx.py makes them)")
+    ap.add_argument("--data", default=str(HERE.parent.parent / "shared/data"))
+    ap.add_argument("--out", default=str(HERE / "out_fourway"))
+    ap.add_argument("--branch", type=int, default=1, help="top encoder layers copied into the branch")
+    ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--nli", type=int, default=4000, help="SNLI/MultiNLI pairs mixed in")
+    ap.add_argument("--seed", type=int, default=13)
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    rng = random.Random(args.seed)
+    root, pairs, out = Path(args.data), Path(args.pairs), Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    base_dir = train.base_model_dir(HERE / ".cache")
+    cfg = json.loads((base_dir / "config.json").read_text())
+    base = CrossEncoder(Config(cfg))
+    base.load_state_dict(torch.load(args.init, map_location="cpu"))
+    model = FourWay(base, args.branch)
+    tok = train.make_tokenizer(HERE.parent / "models/citelens-nli-minilm/tokenizer.json")
+    max_len, max_hyp = 128, 80
+
+    train_rows = read_pairs(pairs / "caqa_train.jsonl", window=False)
+    sources = {"caqa": len(train_rows)}
+    for f in sorted(pairs.glob("expertqa_train_*.jsonl")):
+        rows = read_pairs(f)
+        train_rows += rows
+        sources[f.stem] = len(rows)
+    w = wice_rows(root)
+    train_rows += w
+    sources["wice_tokens_train"] = len(w)
+    n = nli_rows(root, rng, args.nli)
+    train_rows += n
+    sources["snli_mnli_m"] = len(n)
+    dev_rows = read_pairs(pairs / "caqa_dev.jsonl", window=False)
+    held = {f.stem: read_pairs(f) for f in sorted(pairs.glob("expertqa_heldout_*.jsonl"))}
+    print(f"[fourway] training rows {len(train_rows)}: {sources}", flush=True)
+
+    model.eval()
+    feats = encode_trunk(model, tok, train_rows, max_len, max_hyp)
+    dev_feats = encode_trunk(model, tok, dev_rows, max_len, max_hyp)
+    held_feats = {k: encode_trunk(model, tok, v, max_len, max_hyp) for k, v in held.items()}
+    print(f"[fourway] trunk features in {time.time() - t0:.0f}s", flush=True)
+    allowed = torch.zeros(len(train_rows), 4, dtype=torch.bool)
+    for i, (_, _, g, _) in enumerate(train_rows):
+        allowed[i, ALLOWED[g]] = True
+
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
+    steps = args.epochs * ((len(train_rows) + 31) // 32)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
+    for epoch in range(args.epochs):
+        model.train()
+        order = list(range(len(train_rows)))
+        rng.shuffle(order)
+        total = 0.0
+        for s in range(0, len(order), 32):
+            ids = order[s:s + 32]
+            x, bias = stack(feats, ids)
+            loss = set_loss(model.head(x, bias), allowed[ids])
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(params, 1.0)
+            opt.step()
+            sched.step()
+            total += loss.item() * len(ids)
+        dev_acc = accuracy(logits_of(model, dev_feats), dev_rows)
+        heldout = {k: round(accuracy(logits_of(model, f), held[k]), 4) for k, f in held_feats.items()}
+        print(f"[fourway] epoch {epoch + 1}: loss {total / len(order):.4f}  caqa dev acc {dev_acc:.4f}  held-out {heldout}  ({time.time() - t0:.0f}s)", flush=True)
+    # Temperature on the generated dev split (one scalar, grid search as for the NLI head).
+    dev_logits = logits_of(model, dev_feats)
+    y = torch.tensor([ALLOWED[g][0] for _, _, g, _ in dev_rows])
+    temperature = train.fit_temperature(dev_logits, y)
+    dev_acc = accuracy(dev_logits, dev_rows)
+    torch.save(model.state_for_export(), out / "fourway.pt")
+    meta = {"branch": args.branch, "start_layer": model.start, "epochs": args.epochs, "lr": args.lr, "sources": sources,
+            "caqa_dev_accuracy": dev_acc, "temperature": temperature, "init": str(args.init), "seconds": round(time.time() - t0)}
+    (out / "fourway_meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    print(f"[fourway] caqa dev accuracy {dev_acc:.4f}, temperature {temperature}; wrote {out / 'fourway.pt'}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

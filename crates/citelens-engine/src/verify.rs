@@ -191,7 +191,8 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         let mut verdict = categorize(&claims);
         let four_way = w.whole.and_then(|i| book.get(i).four_way);
         if let (Some(v), Some(f)) = (verdict, four_way) {
-            let combined = combine(v, f, &claims, &t);
+            let confirmed = claims.iter().any(|c| c.checks.iter().any(|k| k.result == "mismatch"));
+            let combined = combine(v, f, confirmed, &t);
             if combined.category != v.category {
                 findings.push(Finding {
                     kind: "four_way".into(),
@@ -473,15 +474,14 @@ fn mismatched_pieces(text: &str, claim: &crate::claims::Claim, checks: &[CheckRe
 /// confident (`four_way_confident`) and the rules have no typed check behind their verdict; a
 /// contradiction a typed check confirmed (a number, a date, a name the evidence gives otherwise)
 /// stands whatever the head reads.
-pub fn combine(rules: Verdict, four_way: [f32; 4], claims: &[ClaimReport], t: &Thresholds) -> Verdict {
+pub fn combine(rules: Verdict, four_way: [f32; 4], confirmed_check: bool, t: &Thresholds) -> Verdict {
     let best = (0..4).fold(0, |b, i| if four_way[i] > four_way[b] { i } else { b });
     let p = four_way[best];
     let category = Category::ALL[best];
     if p < t.four_way_confident || category == rules.category {
         return rules;
     }
-    let confirmed = claims.iter().any(|c| c.checks.iter().any(|k| k.result == "mismatch"));
-    if rules.category == Category::Contradictory && !rules.uncertain && confirmed {
+    if rules.category == Category::Contradictory && !rules.uncertain && confirmed_check {
         return rules;
     }
     Verdict { category, confidence: p, uncertain: false }
@@ -635,3 +635,51 @@ fn char_at(text: &str, byte: usize) -> usize {
     text.char_indices().take_while(|(i, _)| *i < b).count()
 }
 
+
+#[cfg(test)]
+mod four_way_tests {
+    use super::*;
+
+    fn v(category: Category, uncertain: bool) -> Verdict {
+        Verdict { category, confidence: 0.7, uncertain }
+    }
+
+    #[test]
+    fn a_confident_head_decides_and_an_unsure_one_does_not() {
+        let t = Thresholds::default();
+        let rules = v(Category::PartiallySupportive, false);
+        let sure = combine(rules, [0.95, 0.03, 0.01, 0.01], false, &t);
+        assert_eq!(sure.category, Category::Supportive);
+        assert!(!sure.uncertain);
+        let unsure = combine(rules, [0.6, 0.3, 0.05, 0.05], false, &t);
+        assert_eq!(unsure, rules);
+    }
+
+    #[test]
+    fn a_contradiction_a_typed_check_confirmed_stands() {
+        let t = Thresholds::default();
+        let rules = v(Category::Contradictory, false);
+        assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], true, &t), rules);
+        // Without a typed check behind it, the head may overrule the model-only contradiction.
+        assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], false, &t).category, Category::Supportive);
+    }
+
+    #[test]
+    fn above_one_the_head_is_off() {
+        let t = Thresholds { four_way_confident: 1.01, ..Thresholds::default() };
+        let rules = v(Category::Irrelevant, true);
+        assert_eq!(combine(rules, [1.0, 0.0, 0.0, 0.0], false, &t), rules);
+    }
+
+    #[test]
+    fn the_answer_aggregates_its_sentences() {
+        let s = Some(v(Category::Supportive, false));
+        let c = Some(v(Category::Contradictory, false));
+        let i = Some(v(Category::Irrelevant, false));
+        assert_eq!(aggregate(&[s, s]).unwrap().category, Category::Supportive);
+        assert_eq!(aggregate(&[s, c]).unwrap().category, Category::Contradictory);
+        assert_eq!(aggregate(&[s, i]).unwrap().category, Category::PartiallySupportive);
+        assert_eq!(aggregate(&[i, None]).unwrap().category, Category::Irrelevant);
+        assert!(aggregate(&[None]).is_none());
+    }
+}

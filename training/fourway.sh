@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The four-way head on the shipped NLI encoder, end to end, in one command:
+#   bash training/fourway.sh
+# 1. generate CAQA-style train and dev splits from FB15k-237 (citelens generate caqa);
+# 2. turn them, and ExpertQA's judged claims, into the engine's whole-sentence pairs (citelens pairs);
+# 3. train the branch (training/fourway.py; the encoder below it and the NLI head stay frozen);
+# 4. export one int8 ONNX file with both outputs into models/citelens-nli-minilm/.
+# About 35 minutes on 2 CPU cores. OUT (default training/out_fourway) holds the pairs and the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-training/out_fourway}"
+DATA="${CITELENS_DATA_DIR:-../shared/data}"
+SEED="${SEED:-7}"
+start=$(date +%s)
+stamp() { echo "[fourway] $1: $(( ($(date +%s) - start) / 60 )) min since start"; }
+
+cargo build --release --workspace
+CL=target/release/citelens
+mkdir -p "$OUT/pairs" "$OUT/gen"
+for split in train dev; do
+  count=$([ "$split" = train ] && echo 8000 || echo 400)
+  "$CL" generate caqa --kg "$DATA/kg/fb15k237" --seed "$SEED" --count "$count" --split "$split" --citations both --out "$OUT/gen/$split.jsonl"
+  "$CL" pairs --dataset caqa --input "$OUT/gen/$split.jsonl" --out "$OUT/pairs/caqa_$split.jsonl"
+done
+# ExpertQA: three files train the head; lfqa_domain_test is held out to measure transfer to real prose.
+for f in lfqa_rand_val lfqa_domain_val lfqa_rand_test; do
+  "$CL" pairs --dataset expertqa --input "$DATA/attribution/expertqa/data_$f.jsonl" --out "$OUT/pairs/expertqa_train_$f.jsonl"
+done
+"$CL" pairs --dataset expertqa --input "$DATA/attribution/expertqa/data_lfqa_domain_test.jsonl" --out "$OUT/pairs/expertqa_heldout_lfqa_domain_test.jsonl"
+stamp "pairs ready"
+
+# The shipped encoder's weights, rebuilt from the shipped ONNX when no checkpoint is at hand.
+INIT="training/out_shipped/model.pt"
+[ -f "$INIT" ] || python3 training/from_onnx.py --onnx models/citelens-nli-minilm/model.onnx --out "$INIT"
+python3 training/fourway.py --pairs "$OUT/pairs" --init "$INIT" --data "$DATA" --out "$OUT" --epochs 3
+stamp "branch trained"
+
+# The NLI fixtures stay as they are: the NLI head's weights do not change.
+python3 training/export.py --run training/out_shipped --fourway "$OUT" --fixtures "$OUT/fixtures"
+stamp "exported to models/citelens-nli-minilm"

@@ -43,7 +43,7 @@ pub fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?);
     let (mut written, mut refused) = (0, 0);
     for ex in &examples {
-        let Ok(plan) = Plan::new(&ex.input, &caps, &WordOverlap) else {
+        let Ok(plan) = Plan::with_whole_sentences(&ex.input, &caps, &WordOverlap, true) else {
             refused += 1;
             continue;
         };

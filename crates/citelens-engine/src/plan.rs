@@ -133,6 +133,12 @@ pub const JOINT_MAX_BYTES: usize = 600;
 impl Plan {
     /// Plans `input` (checked against `caps`).
     pub fn new(input: &Input, caps: &Caps, retriever: &dyn Retriever) -> Result<Plan> {
+        Self::with_whole_sentences(input, caps, retriever, false)
+    }
+
+    /// Plans `input`, and with `whole` each cited sentence's whole-sentence pair too (for a scorer
+    /// with the four-way head; without one the pair would cost a model pass for nothing).
+    pub fn with_whole_sentences(input: &Input, caps: &Caps, retriever: &dyn Retriever, whole: bool) -> Result<Plan> {
         input.check(caps)?;
         let mut findings = Vec::new();
         let ids: Vec<&str> = input.citations.iter().map(|c| c.id.as_str()).collect();
@@ -215,7 +221,7 @@ impl Plan {
         for mut w in sentences {
             let sentence_text = plan.clean.text[w.piece.start..w.piece.end].to_string();
             if !w.cited.is_empty() {
-                plan.plan_claims(&mut w, &discourse, retriever);
+                plan.plan_claims(&mut w, &discourse, retriever, whole);
             }
             // The referent for the next sentence, read with this one's pronoun resolved.
             match w.claims.first() {
@@ -238,7 +244,7 @@ impl Plan {
         self.pairs.len() - 1
     }
 
-    fn plan_claims(&mut self, w: &mut SentencePlan, discourse: &Discourse, retriever: &dyn Retriever) {
+    fn plan_claims(&mut self, w: &mut SentencePlan, discourse: &Discourse, retriever: &dyn Retriever, whole: bool) {
         let parts = minus(&w.piece, &w.na);
         let premises: Vec<String> = w.cited.iter().map(|&ix| premise_for(&self.sources[ix], &w.graph_facts, ix)).collect();
         // Read together only when the passages fit one model window: longer ones are read in
@@ -303,7 +309,7 @@ impl Plan {
             w.claims.push(ClaimPlan { claim, indiv, joint, units, restated, checks: outcome, probes });
         }
         let sentence_text = w.claims.iter().map(|c| c.claim.text.as_str()).collect::<Vec<_>>().join(" ");
-        if !sentence_text.trim().is_empty() {
+        if whole && !sentence_text.trim().is_empty() {
             w.whole = Some(self.ask(&join_passages(&premises), &sentence_text));
         }
         for (ix, entity, rel, val) in w.graph_facts.clone() {

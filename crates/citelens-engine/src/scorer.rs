@@ -8,10 +8,17 @@ pub trait Scorer {
     fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>>;
     /// A name for the report (`citelens-nli-minilm`).
     fn name(&self) -> String;
+    /// Its answers carry the four-way head's probabilities (`Probs::four_way`).
+    fn has_four_way(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(feature = "nli")]
-impl Scorer for citelens_nli::NliModel {
+use citelens_nli::NliModel;
+
+#[cfg(feature = "nli")]
+impl Scorer for NliModel {
     fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
         self.predict_batch(pairs)
             .into_iter()
@@ -29,6 +36,10 @@ impl Scorer for citelens_nli::NliModel {
 
     fn name(&self) -> String {
         self.config().name.clone()
+    }
+
+    fn has_four_way(&self) -> bool {
+        NliModel::has_four_way(self)
     }
 }
 

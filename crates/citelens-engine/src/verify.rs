@@ -35,7 +35,7 @@ impl<S: Scorer> Engine<S> {
 
     /// The plan stage: sentences, claims, typed checks and the pairs to score.
     pub fn plan(&self, input: &Input) -> Result<Plan> {
-        Plan::new(input, &self.caps, &WordOverlap)
+        Plan::with_whole_sentences(input, &self.caps, &WordOverlap, self.scorer.has_four_way())
     }
 
     pub fn verify(&self, input: &Input) -> Result<Report> {

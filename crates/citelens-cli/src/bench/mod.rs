@@ -86,6 +86,10 @@ impl Scorer for CachedScorer {
     fn name(&self) -> String {
         self.model.name()
     }
+
+    fn has_four_way(&self) -> bool {
+        self.model.has_four_way()
+    }
 }
 
 impl CachedScorer {

@@ -22,3 +22,17 @@ if [ -f "$data/paper_examples/paper_examples.jsonl" ]; then
 else
   echo "stage-engine: no paper examples under $data; the demo's example menu will say so" >&2
 fi
+# The "generated examples" menu: the CAQA generator's test split (150 examples, each with passage and
+# with triple citations), generated from the knowledge graph at build time like the paper examples.
+kg="$data/kg/fb15k237"
+if [ -d "$kg" ]; then
+  cli=""
+  for c in target/release/citelens target/debug/citelens; do [ -x "$c" ] && { cli="$c"; break; }; done
+  if [ -z "$cli" ]; then cargo build --bin citelens; cli=target/debug/citelens; fi
+  "$cli" generate caqa --kg "$kg" --seed 7 --count 150 --split test --citations both --out "$staging/generated.jsonl" >/dev/null
+  python3 -c 'import json,sys; print(json.dumps([json.loads(l) for l in open(sys.argv[1]) if l.strip()]))' \
+    "$staging/generated.jsonl" > "$staging/generated.json"
+  rm "$staging/generated.jsonl"
+else
+  echo "stage-engine: no knowledge graph under $kg; the demo's generated-examples menu will say so" >&2
+fi

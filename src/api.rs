@@ -99,13 +99,12 @@ pub fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
-/// Fetches the paper examples shipped beside the app (`examples.json`, built from the data folder).
-pub async fn fetch_examples() -> Result<Vec<serde_json::Value>, String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str("examples.json")).await.map_err(error_text)?.dyn_into().map_err(error_text)?;
+/// Fetches an example list staged beside the app at build time (`examples.json`: the paper examples;
+/// `generated.json`: the CAQA generator's test split), as JSON values the form turns into inputs.
+pub async fn fetch_example_list(file: &str) -> Result<Vec<serde_json::Value>, String> {
+    let resp = gloo_net::http::Request::get(file).send().await.map_err(|e| format!("{file}: {e}"))?;
     if !resp.ok() {
-        return Err(format!("examples.json: HTTP {}", resp.status()));
+        return Err(format!("{file}: HTTP {}", resp.status()));
     }
-    let text = JsFuture::from(resp.text().map_err(error_text)?).await.map_err(error_text)?.as_string().unwrap_or_default();
-    serde_json::from_str(&text).map_err(|e| e.to_string())
+    resp.json().await.map_err(|e| format!("{file}: {e}"))
 }

@@ -1,5 +1,5 @@
 //! The input form: question, answer, sources (passages or triples) that can be added and removed,
-//! a pasted JSON document, and the paper examples.
+//! a pasted JSON document, the paper examples and the CAQA generator's examples.
 
 use citelens_engine::Input;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
@@ -37,31 +37,22 @@ fn edit(p: &FormProps, f: impl Fn(&mut Draft, String) + 'static) -> Callback<Inp
 
 #[function_component(InputForm)]
 pub fn input_form(p: &FormProps) -> Html {
-    let examples = use_state(|| None::<Result<Vec<serde_json::Value>, String>>);
     let paste = use_state(String::new);
     let message = use_state(|| None::<String>);
-    {
-        let examples = examples.clone();
-        use_effect_with((), move |_| wasm_bindgen_futures::spawn_local(async move { examples.set(Some(api::fetch_examples().await)) }));
-    }
+    // The gold reading of a generated example, shown beside the form so the verdict can be compared.
+    let gold = use_state(|| None::<String>);
 
-    let on_example = {
-        let examples = examples.clone();
+    let on_pick = |with_gold: bool| {
         let on_change = p.on_change.clone();
         let message = message.clone();
-        Callback::from(move |e: Event| {
-            let Some(sel) = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlSelectElement>(t).ok()) else { return };
-            let Ok(i) = sel.value().parse::<usize>() else { return };
-            if let Some(Ok(list)) = &*examples {
-                match list.get(i).map(|v| serde_json::from_value::<Input>(v.clone())) {
-                    Some(Ok(input)) => {
-                        on_change.emit(Draft::from_input(&input));
-                        message.set(None);
-                    }
-                    Some(Err(err)) => message.set(Some(format!("That example does not parse: {err}"))),
-                    None => {}
-                }
+        let gold = gold.clone();
+        Callback::from(move |v: serde_json::Value| match serde_json::from_value::<Input>(v.clone()) {
+            Ok(input) => {
+                on_change.emit(Draft::from_input(&input));
+                message.set(None);
+                gold.set(if with_gold { gold_reading(&v) } else { None });
             }
+            Err(err) => message.set(Some(format!("That example does not parse: {err}"))),
         })
     };
     let on_paste_input = {
@@ -106,26 +97,13 @@ pub fn input_form(p: &FormProps) -> Html {
         })
     };
 
-    let example_menu = match &*examples {
-        None => html! { <option disabled=true>{ "loading examples…" }</option> },
-        Some(Err(_)) => html! { <option disabled=true>{ "examples not available" }</option> },
-        Some(Ok(list)) => html! {
-            { for list.iter().enumerate().map(|(i, v)| {
-                let id = v.get("id").and_then(|x| x.as_str()).unwrap_or("example");
-                let src = v.get("source").and_then(|x| x.as_str()).unwrap_or("");
-                html! { <option value={i.to_string()}>{ format!("{id} ({src})") }</option> }
-            }) }
-        },
-    };
-
     html! {
         <form onsubmit={on_submit} id="input-form">
-            <label class="row">{ "Paper examples " }
-                <select id="example-menu" onchange={on_example}>
-                    <option value="" selected=true>{ "— pick one —" }</option>
-                    { example_menu }
-                </select>
-            </label>
+            <ExampleMenu file="examples.json" label="Paper examples " id="example-menu" kind={ExampleKind::Paper} on_pick={on_pick(false)} />
+            <ExampleMenu file="generated.json" label="Generated examples (CAQA test split) " id="generated-menu" kind={ExampleKind::Generated} on_pick={on_pick(true)} />
+            if let Some(g) = &*gold {
+                <p class="notice" id="generated-gold">{ g.clone() }</p>
+            }
             <label for="question">{ "Question (optional)" }</label>
             <input id="question" type="text" value={p.draft.question.clone()} oninput={edit(p, |d, v| d.question = v)} />
             <label for="answer">{ "Answer, with citation markers such as [1], [1][2], [NA] or [Q212657, occupation: painter]" }</label>
@@ -150,6 +128,89 @@ pub fn input_form(p: &FormProps) -> Html {
             }
             <button type="submit" id="verify" class="primary" disabled={!p.can_verify}>{ "Verify" }</button>
         </form>
+    }
+}
+
+fn field<'a>(v: &'a serde_json::Value, key: &str) -> &'a str {
+    v.get(key).and_then(|x| x.as_str()).unwrap_or("")
+}
+
+/// Which list a menu shows, and so how an entry is named.
+#[derive(Clone, Copy, PartialEq)]
+enum ExampleKind {
+    Paper,
+    Generated,
+}
+
+impl ExampleKind {
+    fn describe(self, v: &serde_json::Value) -> String {
+        match self {
+            ExampleKind::Paper => format!("{} ({})", v.get("id").and_then(|x| x.as_str()).unwrap_or("example"), field(v, "source")),
+            // The gold cell first ("partially supportive · union · triples — What is …?"): the menu
+            // is for trying each category and complexity.
+            ExampleKind::Generated => {
+                let question: String = field(v, "question").chars().take(80).collect();
+                format!("{} · {} · {} — {}", field(v, "label").replace('_', " "), field(v, "complexity"), field(v, "citation_style"), question)
+            }
+        }
+    }
+}
+
+fn gold_reading(v: &serde_json::Value) -> Option<String> {
+    let label = field(v, "label");
+    (!label.is_empty()).then(|| {
+        format!("Generated example {}: gold category {}, complexity {}, {} citations.", field(v, "id"), label.replace('_', " "), field(v, "complexity"), field(v, "citation_style"))
+    })
+}
+
+#[derive(Properties, PartialEq)]
+struct ExampleMenuProps {
+    /// Staged beside the app at build time (scripts/stage-engine.sh).
+    file: AttrValue,
+    label: AttrValue,
+    id: AttrValue,
+    kind: ExampleKind,
+    on_pick: Callback<serde_json::Value>,
+}
+
+/// A drop-down of examples fetched from a JSON list; says so when the list is missing.
+#[function_component(ExampleMenu)]
+fn example_menu(p: &ExampleMenuProps) -> Html {
+    let examples = use_state(|| None::<Result<Vec<serde_json::Value>, String>>);
+    {
+        let examples = examples.clone();
+        use_effect_with(p.file.clone(), move |file| {
+            let file = file.clone();
+            wasm_bindgen_futures::spawn_local(async move { examples.set(Some(api::fetch_example_list(&file).await)) })
+        });
+    }
+    let on_change = {
+        let examples = examples.clone();
+        let on_pick = p.on_pick.clone();
+        Callback::from(move |e: Event| {
+            let Some(sel) = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlSelectElement>(t).ok()) else { return };
+            let Ok(i) = sel.value().parse::<usize>() else { return };
+            if let Some(Ok(list)) = &*examples {
+                if let Some(v) = list.get(i) {
+                    on_pick.emit(v.clone());
+                }
+            }
+        })
+    };
+    let options = match &*examples {
+        None => html! { <option disabled=true>{ "loading examples…" }</option> },
+        Some(Err(_)) => html! { <option disabled=true>{ "examples not available" }</option> },
+        Some(Ok(list)) => html! {
+            { for list.iter().enumerate().map(|(i, v)| html! { <option value={i.to_string()}>{ p.kind.describe(v) }</option> }) }
+        },
+    };
+    html! {
+        <label class="row">{ p.label.clone() }
+            <select id={p.id.clone()} onchange={on_change}>
+                <option value="" selected=true>{ "— pick one —" }</option>
+                { options }
+            </select>
+        </label>
     }
 }
 

@@ -112,6 +112,14 @@ def nli_rows(root, rng, n):
     return [(p, h, names[y], None) for p, h, y, _ in pool[:n]]
 
 
+def fever_rows(root, rng, n):
+    """FEVER claim/evidence pairs (train+ship): entailment is support; not entailed is any of the
+    other three. More real prose against the templated CAQA rows."""
+    pool = data.fever_nli(root)
+    rng.shuffle(pool)
+    return [(p, h, "supportive" if y == data.ENT else "not_supportive", None) for p, h, y, _ in pool[:n]]
+
+
 def wice_rows(root):
     out = []
     for line in open(root / "attribution/wice/non_supported_tokens_train.jsonl", encoding="utf-8"):
@@ -150,6 +158,18 @@ def stack(feats, ids):
     return x, (1.0 - mask[:, None, None, :]) * -10000.0
 
 
+def bucketed_batches(feats, size, rng):
+    """Batches of rows of similar length, padded once (fp16) and reused every epoch: padding a
+    shuffled batch to its longest row each step cost more than the branch's own arithmetic."""
+    order = sorted(range(len(feats)), key=lambda i: (feats[i].shape[0], rng.random()))
+    out = []
+    for s in range(0, len(order), size):
+        ids = order[s:s + size]
+        x, bias = stack(feats, ids)
+        out.append((ids, x.half(), bias.half()))
+    return out
+
+
 @torch.no_grad()
 def logits_of(model, feats, batch=128):
     model.eval()
@@ -172,10 +192,11 @@ def main():
     ap.add_argument("--init", default=str(HERE / "out_shipped/model.pt"), help="the shipped NLI weights (training/from_onnx.py makes them)")
     ap.add_argument("--data", default=str(HERE.parent.parent / "shared/data"))
     ap.add_argument("--out", default=str(HERE / "out_fourway"))
-    ap.add_argument("--branch", type=int, default=1, help="top encoder layers copied into the branch")
-    ap.add_argument("--epochs", type=int, default=3)
-    ap.add_argument("--lr", type=float, default=5e-5)
-    ap.add_argument("--nli", type=int, default=4000, help="SNLI/MultiNLI pairs mixed in")
+    ap.add_argument("--branch", type=int, default=2, help="top encoder layers copied into the branch")
+    ap.add_argument("--epochs", type=int, default=5)
+    ap.add_argument("--lr", type=float, default=1e-4)
+    ap.add_argument("--nli", type=int, default=10000, help="SNLI/MultiNLI pairs mixed in")
+    ap.add_argument("--fever", type=int, default=6000, help="FEVER-NLI pairs mixed in")
     ap.add_argument("--seed", type=int, default=13)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -203,6 +224,9 @@ def main():
     n = nli_rows(root, rng, args.nli)
     train_rows += n
     sources["snli_mnli_m"] = len(n)
+    fv = fever_rows(root, rng, args.fever)
+    train_rows += fv
+    sources["fever_nli"] = len(fv)
     dev_rows = read_pairs(pairs / "caqa_dev.jsonl", window=False)
     held = {f.stem: read_pairs(f) for f in sorted(pairs.glob("expertqa_heldout_*.jsonl"))}
     print(f"[fourway] training rows {len(train_rows)}: {sources}", flush=True)
@@ -220,15 +244,15 @@ def main():
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
     steps = args.epochs * ((len(train_rows) + 31) // 32)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
+    batches = bucketed_batches(feats, 32, rng)
+    del feats
+    best = (-1.0, None, 0)
     for epoch in range(args.epochs):
         model.train()
-        order = list(range(len(train_rows)))
-        rng.shuffle(order)
+        rng.shuffle(batches)
         total = 0.0
-        for s in range(0, len(order), 32):
-            ids = order[s:s + 32]
-            x, bias = stack(feats, ids)
-            loss = set_loss(model.head(x, bias), allowed[ids])
+        for ids, x, bias in batches:
+            loss = set_loss(model.head(x.float(), bias.float()), allowed[ids])
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)
@@ -237,14 +261,19 @@ def main():
             total += loss.item() * len(ids)
         dev_acc = accuracy(logits_of(model, dev_feats), dev_rows)
         heldout = {k: round(accuracy(logits_of(model, f), held[k]), 4) for k, f in held_feats.items()}
-        print(f"[fourway] epoch {epoch + 1}: loss {total / len(order):.4f}  caqa dev acc {dev_acc:.4f}  held-out {heldout}  ({time.time() - t0:.0f}s)", flush=True)
+        print(f"[fourway] epoch {epoch + 1}: loss {total / len(train_rows):.4f}  caqa dev acc {dev_acc:.4f}  held-out {heldout}  ({time.time() - t0:.0f}s)", flush=True)
+        # The epoch kept is the best on the generated dev split (never the held-out ExpertQA file).
+        if dev_acc > best[0]:
+            best = (dev_acc, copy.deepcopy(model.state_dict()), epoch + 1)
+    model.load_state_dict(best[1])
+    print(f"[fourway] kept epoch {best[2]}", flush=True)
     # Temperature on the generated dev split (one scalar, grid search as for the NLI head).
     dev_logits = logits_of(model, dev_feats)
     y = torch.tensor([ALLOWED[g][0] for _, _, g, _ in dev_rows])
     temperature = train.fit_temperature(dev_logits, y)
     dev_acc = accuracy(dev_logits, dev_rows)
     torch.save(model.state_for_export(), out / "fourway.pt")
-    meta = {"branch": args.branch, "start_layer": model.start, "epochs": args.epochs, "lr": args.lr, "sources": sources,
+    meta = {"branch": args.branch, "start_layer": model.start, "epochs": args.epochs, "kept_epoch": best[2], "lr": args.lr, "sources": sources,
             "caqa_dev_accuracy": dev_acc, "temperature": temperature, "init": str(args.init), "seconds": round(time.time() - t0)}
     (out / "fourway_meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     print(f"[fourway] caqa dev accuracy {dev_acc:.4f}, temperature {temperature}; wrote {out / 'fourway.pt'}", flush=True)

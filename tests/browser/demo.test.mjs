@@ -69,6 +69,34 @@ test("every paper example: category, complexity and highlighted words", async ()
   await page.close();
 });
 
+test("generated examples: every category × complexity cell, each with its gold reading, verified as natively", async () => {
+  const generated = JSON.parse(fs.readFileSync(path.join(DIST, "generated.json"), "utf8"));
+  const cells = new Set(generated.map((e) => `${e.label}/${e.complexity}/${e.citation_style}`));
+  assert.equal(cells.size, 4 * 4 * 2, `cells: ${[...cells]}`);
+  const { page, errors } = await openDemo();
+  const options = await page.$$eval("#generated-menu option[value]:not([value=''])", (os) => os.map((o) => o.textContent));
+  assert.equal(options.length, generated.length);
+  // One example per category, alternating citation styles: the browser's verdict equals the native one.
+  for (const label of ["supportive", "partially_supportive", "contradictory", "irrelevant"]) {
+    for (const style of ["passage", "triples"]) {
+      const i = generated.findIndex((e) => e.label === label && e.citation_style === style);
+      const ex = generated[i];
+      await page.selectOption("#generated-menu", String(i));
+      assert.match(await page.textContent("#generated-gold"), new RegExp(`gold category ${label.replace("_", " ")}, complexity ${ex.complexity}`));
+      assert.equal(await page.inputValue("#answer"), ex.answer);
+      await page.click("#verify");
+      await runFinished(page);
+      const category = await page.getAttribute("#overall", "data-category");
+      assert.equal(category, nativeReport(ex).overall.category, `${ex.id}: browser vs native category`);
+    }
+  }
+  // A paper example clears the gold reading (it belongs to the generated example only).
+  await page.selectOption("#example-menu", "0");
+  assert.equal(await page.$("#generated-gold"), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("the contradicted name and the supported fact carry their highlights", async () => {
   const { page } = await openDemo();
   await page.selectOption("#example-menu", String(examples.findIndex((e) => e.id === "caqa-t2-contradictory")));

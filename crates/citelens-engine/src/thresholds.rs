@@ -58,6 +58,10 @@ pub struct Thresholds {
     /// against the rules (see `verify::combine`); above 1 the head is never used.
     #[serde(default = "four_way_confident")]
     pub four_way_confident: f32,
+    /// The stricter bar for a head reading that would flip the rules' verdict (supportive against
+    /// contradictory, either way): a flip is the worst error a verdict can make.
+    #[serde(default = "four_way_flip_confident")]
+    pub four_way_flip_confident: f32,
 }
 
 fn yes() -> bool {
@@ -84,12 +88,17 @@ fn clear_entailment() -> f32 {
 fn four_way_confident() -> f32 {
     Thresholds::default().four_way_confident
 }
+fn four_way_flip_confident() -> f32 {
+    Thresholds::default().four_way_flip_confident
+}
 fn unsure_below() -> f32 {
     Thresholds::default().unsure_below
 }
 
 /// Default for `four_way_confident`: see README's four-way figures for how it was chosen.
 pub const FOUR_WAY_CONFIDENT: f32 = 0.9;
+/// Default for `four_way_flip_confident` (README's four-way figures).
+pub const FOUR_WAY_FLIP_CONFIDENT: f32 = 0.97;
 
 impl Default for Thresholds {
     fn default() -> Self {
@@ -114,6 +123,7 @@ impl Default for Thresholds {
             clear_entailment: 0.85,
             unsure_below: 0.6,
             four_way_confident: FOUR_WAY_CONFIDENT,
+            four_way_flip_confident: FOUR_WAY_FLIP_CONFIDENT,
         }
     }
 }
@@ -137,6 +147,12 @@ impl Thresholds {
         for (name, v) in probs {
             if !(0.0..=1.0).contains(&v) {
                 return Err(format!("threshold {name} = {v} is not within [0, 1]"));
+            }
+        }
+        // Above 1 the head never decides, so these two may exceed 1; they must still be numbers.
+        for (name, v) in [("four_way_confident", self.four_way_confident), ("four_way_flip_confident", self.four_way_flip_confident)] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!("threshold {name} = {v} is not a non-negative number"));
             }
         }
         if self.strong_contradiction < self.contradiction {

@@ -191,8 +191,19 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         let mut verdict = categorize(&claims);
         let four_way = w.whole.and_then(|i| book.get(i).four_way);
         if let (Some(v), Some(f)) = (verdict, four_way) {
-            let confirmed = claims.iter().any(|c| c.checks.iter().any(|k| k.result == "mismatch"));
+            let mismatches = || claims.iter().flat_map(|c| c.checks.iter()).filter(|k| k.result == "mismatch");
+            let confirmed = if mismatches().any(|k| k.kind != crate::checks::CheckKind::Name) {
+                TypedCheck::Value
+            } else if mismatches().next().is_some() {
+                TypedCheck::NameOnly
+            } else {
+                TypedCheck::None
+            };
             let combined = combine(v, f, confirmed, &t);
+            if std::env::var("CITELENS_DEBUG_FOURWAY").is_ok() {
+                let wp = book.get(w.whole.unwrap());
+                eprintln!("DBG4 {}", serde_json::json!({"si": si, "text": text, "rules": v.category.as_str(), "unsure": v.uncertain, "conf": v.confidence, "typed": format!("{confirmed:?}"), "head": f, "nli": [wp.entailment, wp.neutral, wp.contradiction]}));
+            }
             if combined.category != v.category {
                 findings.push(Finding {
                     kind: "four_way".into(),
@@ -470,19 +481,43 @@ fn mismatched_pieces(text: &str, claim: &crate::claims::Claim, checks: &[CheckRe
 /// partially supportive when the evidence bears on some; irrelevant when it bears on none.
 /// Unsure claims never decide alone: contradicted claims that are all unsure give an unsure
 /// partially supportive verdict, and an unsure claim makes any verdict it is part of unsure.
+/// The typed checks behind a sentence's verdict, as `combine` weighs them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypedCheck {
+    /// No typed check found a value the evidence gives otherwise.
+    None,
+    /// Only names differ. A different name is a rival answer when the relation allows one value
+    /// ("directed by Arnold Leibovit", not George Pal), but only another entity the evidence is
+    /// about when it allows many (Ella Fitzgerald's nomination says nothing of Al Schmitt's); the
+    /// rules cannot tell which, the head was trained on both.
+    NameOnly,
+    /// A number, date or negation the evidence gives otherwise.
+    Value,
+}
+
 /// A sentence's verdict from the rules' and the four-way head's: the head decides where it is
-/// confident (`four_way_confident`) and the rules have no typed check behind their verdict; a
-/// contradiction a typed check confirmed (a number, a date, a name the evidence gives otherwise)
-/// stands whatever the head reads.
-pub fn combine(rules: Verdict, four_way: [f32; 4], confirmed_check: bool, t: &Thresholds) -> Verdict {
+/// confident (`four_way_confident`; `four_way_flip_confident` where its reading would turn supportive
+/// into contradictory or back). A contradiction a typed check confirmed stands, except that the head
+/// may read a name-only one as irrelevant (see `TypedCheck::NameOnly`); it never turns one into
+/// support.
+pub fn combine(rules: Verdict, four_way: [f32; 4], confirmed: TypedCheck, t: &Thresholds) -> Verdict {
     let best = (0..4).fold(0, |b, i| if four_way[i] > four_way[b] { i } else { b });
     let p = four_way[best];
     let category = Category::ALL[best];
-    if p < t.four_way_confident || category == rules.category {
+    let flip = matches!(
+        (rules.category, category),
+        (Category::Supportive, Category::Contradictory) | (Category::Contradictory, Category::Supportive)
+    );
+    let bar = if flip { t.four_way_flip_confident.max(t.four_way_confident) } else { t.four_way_confident };
+    if p < bar || category == rules.category {
         return rules;
     }
-    if rules.category == Category::Contradictory && !rules.uncertain && confirmed_check {
-        return rules;
+    if rules.category == Category::Contradictory && !rules.uncertain {
+        match confirmed {
+            TypedCheck::Value => return rules,
+            TypedCheck::NameOnly if category != Category::Irrelevant => return rules,
+            _ => {}
+        }
     }
     Verdict { category, confidence: p, uncertain: false }
 }
@@ -648,10 +683,10 @@ mod four_way_tests {
     fn a_confident_head_decides_and_an_unsure_one_does_not() {
         let t = Thresholds::default();
         let rules = v(Category::PartiallySupportive, false);
-        let sure = combine(rules, [0.95, 0.03, 0.01, 0.01], false, &t);
+        let sure = combine(rules, [0.95, 0.03, 0.01, 0.01], TypedCheck::None, &t);
         assert_eq!(sure.category, Category::Supportive);
         assert!(!sure.uncertain);
-        let unsure = combine(rules, [0.6, 0.3, 0.05, 0.05], false, &t);
+        let unsure = combine(rules, [0.6, 0.3, 0.05, 0.05], TypedCheck::None, &t);
         assert_eq!(unsure, rules);
     }
 
@@ -659,16 +694,33 @@ mod four_way_tests {
     fn a_contradiction_a_typed_check_confirmed_stands() {
         let t = Thresholds::default();
         let rules = v(Category::Contradictory, false);
-        assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], true, &t), rules);
+        assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], TypedCheck::Value, &t), rules);
+        assert_eq!(combine(rules, [0.0, 0.0, 0.01, 0.99], TypedCheck::Value, &t), rules);
+        // A name-only contradiction may be read as irrelevant (another entity), never as support.
+        assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], TypedCheck::NameOnly, &t), rules);
+        assert_eq!(combine(rules, [0.0, 0.99, 0.01, 0.0], TypedCheck::NameOnly, &t), rules);
+        assert_eq!(combine(rules, [0.0, 0.0, 0.01, 0.99], TypedCheck::NameOnly, &t).category, Category::Irrelevant);
         // Without a typed check behind it, the head may overrule the model-only contradiction.
-        assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], false, &t).category, Category::Supportive);
+        assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], TypedCheck::None, &t).category, Category::Supportive);
+    }
+
+    #[test]
+    fn a_flip_needs_the_stricter_bar() {
+        let t = Thresholds { four_way_confident: 0.6, four_way_flip_confident: 0.97, ..Thresholds::default() };
+        let supportive = v(Category::Supportive, false);
+        // 0.9 is enough to make a supportive verdict partial, not to make it contradictory.
+        assert_eq!(combine(supportive, [0.05, 0.9, 0.03, 0.02], TypedCheck::None, &t).category, Category::PartiallySupportive);
+        assert_eq!(combine(supportive, [0.05, 0.03, 0.9, 0.02], TypedCheck::None, &t), supportive);
+        assert_eq!(combine(supportive, [0.01, 0.01, 0.98, 0.0], TypedCheck::None, &t).category, Category::Contradictory);
+        let contradictory = v(Category::Contradictory, false);
+        assert_eq!(combine(contradictory, [0.9, 0.05, 0.03, 0.02], TypedCheck::None, &t), contradictory);
     }
 
     #[test]
     fn above_one_the_head_is_off() {
         let t = Thresholds { four_way_confident: 1.01, ..Thresholds::default() };
         let rules = v(Category::Irrelevant, true);
-        assert_eq!(combine(rules, [1.0, 0.0, 0.0, 0.0], false, &t), rules);
+        assert_eq!(combine(rules, [1.0, 0.0, 0.0, 0.0], TypedCheck::None, &t), rules);
     }
 
     #[test]

@@ -28,11 +28,10 @@ pub struct Probabilities {
 }
 
 impl Probabilities {
+    /// `logits` has the three labels (the runtime checks the output's shape).
     fn from_logits(logits: &[f32], temperature: f32) -> Self {
-        let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let exp: Vec<f32> = logits.iter().map(|l| ((l - max) / temperature).exp()).collect();
-        let sum: f32 = exp.iter().sum();
-        Probabilities { entailment: exp[0] / sum, neutral: exp[1] / sum, contradiction: exp[2] / sum }
+        let p = softmax(logits, temperature);
+        Probabilities { entailment: p[0], neutral: p[1], contradiction: p[2] }
     }
 
     /// The most probable label, as spelled in `LABELS`.
@@ -43,11 +42,12 @@ impl Probabilities {
     }
 }
 
-fn softmax4(logits: &[f32], temperature: f32) -> [f32; 4] {
+/// Temperature-scaled softmax, for the NLI head's three logits and the four-way head's four.
+fn softmax(logits: &[f32], temperature: f32) -> Vec<f32> {
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let exp: Vec<f32> = logits.iter().map(|l| ((l - max) / temperature).exp()).collect();
     let sum: f32 = exp.iter().sum();
-    [exp[0] / sum, exp[1] / sum, exp[2] / sum, exp[3] / sum]
+    exp.into_iter().map(|e| e / sum).collect()
 }
 
 /// The verdict on one pair.
@@ -187,7 +187,11 @@ impl NliModel {
             ent
         };
         let (window, l) = &scored[pick];
-        let four_way = l.four_way.as_deref().map(|f| softmax4(f, self.config.four_way_temperature));
+        // Four numbers: the runtime checks the second output's shape.
+        let four_way = l.four_way.as_deref().map(|f| {
+            let p = softmax(f, self.config.four_way_temperature);
+            [p[0], p[1], p[2], p[3]]
+        });
         Prediction { probabilities: probs[pick], four_way, logits: [l.nli[0], l.nli[1], l.nli[2]], window: *window }
     }
 }

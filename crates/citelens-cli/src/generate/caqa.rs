@@ -392,7 +392,9 @@ impl<'g> Generator<'g> {
     /// A passage: the subject named (with its description, sometimes) in the first sentence, then
     /// a pronoun or the name again; the predicates are drawn afresh, so they often paraphrase the
     /// answer's.
-    fn passage(&mut self, said: &Said) -> (String, String) {
+    /// `answer_names`: the entities the answer's facts name; a description that mentions one is left
+    /// out (see `description_leaks`).
+    fn passage(&mut self, said: &Said, answer_names: &[&str]) -> (String, String) {
         let s = said.facts[0].subject;
         let name = self.g.name(s).to_string();
         let mut order: Vec<Fact> = said.facts.clone();
@@ -405,7 +407,7 @@ impl<'g> Generator<'g> {
         for (i, f) in order.iter().enumerate() {
             let subject = if i == 0 {
                 match &self.g.entities[s as usize].description {
-                    Some(d) if self.rng.random_bool(0.5) => format!("{name}, {d},"),
+                    Some(d) if self.rng.random_bool(0.5) && !description_leaks(d, &name, answer_names) => format!("{name}, {d},"),
                     _ => name.clone(),
                 }
             } else {
@@ -444,12 +446,14 @@ impl<'g> Generator<'g> {
             })
         };
         if matches!(style, CitationStyle::Passage | CitationStyle::Both) {
+            let names: Vec<String> = ex.grounding.iter().flat_map(|f| [f.subject, f.object]).map(|e| self.g.name(e).to_string()).collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
             let cits: Vec<Value> = ex
                 .citations
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
-                    let (title, text) = self.passage(c);
+                    let (title, text) = self.passage(c, &names);
                     json!({"id": (i + 1).to_string(), "title": title, "text": text})
                 })
                 .collect();
@@ -517,9 +521,40 @@ pub fn stats_table(rows: &[Value]) -> String {
     s
 }
 
+/// Whether a description would state one of the answer's facts by itself ("Styria, federated state in
+/// Austria," when the edit took "lies in Austria" away or replaced it): such an appositive would make
+/// a partial or contradictory example supportive. A word of the description and a word of another
+/// named entity of the answer that share their first five letters (or the whole shorter word) count,
+/// so "American" matches "United States of America". Applied to every category alike, so that
+/// whether a passage has a description says nothing of its label.
+fn description_leaks(description: &str, own_name: &str, answer_names: &[&str]) -> bool {
+    fn words(s: &str) -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 4).map(str::to_lowercase).collect()
+    }
+    fn stem(w: &str) -> String {
+        w.chars().take(5).collect()
+    }
+    let own = words(own_name);
+    let described = words(description);
+    answer_names.iter().filter(|n| **n != own_name).flat_map(|n| words(n)).filter(|w| !own.contains(w)).any(|w| {
+        let w = stem(&w);
+        described.iter().any(|d| stem(d) == w)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_description_that_states_an_answer_fact_is_left_out() {
+        let names = ["Styria", "Austria"];
+        assert!(description_leaks("federated state in Austria", "Styria", &names));
+        assert!(description_leaks("American jazz singer", "Ella Fitzgerald", &["Ella Fitzgerald", "United States of America"]));
+        assert!(!description_leaks("American jazz singer", "Ella Fitzgerald", &["Ella Fitzgerald", "Newport News"]));
+        // The described entity's own name is no leak.
+        assert!(!description_leaks("state of Austria named Styria", "Styria", &["Styria"]));
+    }
 
     #[test]
     fn splits_are_stable_and_cover_all_three() {

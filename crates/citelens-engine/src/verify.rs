@@ -200,10 +200,6 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
                 TypedCheck::None
             };
             let combined = combine(v, f, confirmed, &t);
-            if std::env::var("CITELENS_DEBUG_FOURWAY").is_ok() {
-                let wp = book.get(w.whole.unwrap());
-                eprintln!("DBG4 {}", serde_json::json!({"si": si, "text": text, "rules": v.category.as_str(), "unsure": v.uncertain, "conf": v.confidence, "typed": format!("{confirmed:?}"), "head": f, "nli": [wp.entailment, wp.neutral, wp.contradiction]}));
-            }
             if combined.category != v.category {
                 findings.push(Finding {
                     kind: "four_way".into(),
@@ -491,33 +487,43 @@ pub enum TypedCheck {
     /// about when it allows many (Ella Fitzgerald's nomination says nothing of Al Schmitt's); the
     /// rules cannot tell which, the head was trained on both.
     NameOnly,
-    /// A number, date or negation the evidence gives otherwise.
+    /// A number, date or negation the evidence gives otherwise: the contradiction stands.
     Value,
 }
 
-/// A sentence's verdict from the rules' and the four-way head's: the head decides where it is
-/// confident (`four_way_confident`; `four_way_flip_confident` where its reading would turn supportive
-/// into contradictory or back). A contradiction a typed check confirmed stands, except that the head
-/// may read a name-only one as irrelevant (see `TypedCheck::NameOnly`); it never turns one into
-/// support.
+/// A sentence's verdict from the rules' and the four-way head's. The head was trained mostly on
+/// templated data and is often sure and wrong on free prose, so it only resolves what the rules
+/// leave open, at a bar per category it would give:
+/// - a partially supportive reading (the rules' verdict when claims are mixed or unclear) may become
+///   any other category;
+/// - a contradiction may become irrelevant (another entity, not a rival answer), at the
+///   contradictory bar, unless a number, date or negation check confirmed it (`TypedCheck::Value`);
+/// - a supportive reading may become contradictory.
+///
+/// A reading of supportive needs `four_way_supportive_confident`, of contradictory
+/// `four_way_contradictory_confident` (a wrong one is a flip), of the others `four_way_confident`.
+/// The head never makes a contradiction supportive or partial, nor an irrelevant or supportive
+/// reading partial: on the cited-answer suite those moves were wrong every time.
 pub fn combine(rules: Verdict, four_way: [f32; 4], confirmed: TypedCheck, t: &Thresholds) -> Verdict {
     let best = (0..4).fold(0, |b, i| if four_way[i] > four_way[b] { i } else { b });
     let p = four_way[best];
     let category = Category::ALL[best];
-    let flip = matches!(
-        (rules.category, category),
-        (Category::Supportive, Category::Contradictory) | (Category::Contradictory, Category::Supportive)
-    );
-    let bar = if flip { t.four_way_flip_confident.max(t.four_way_confident) } else { t.four_way_confident };
-    if p < bar || category == rules.category {
+    let allowed = match (rules.category, category) {
+        (Category::PartiallySupportive, _) => true,
+        (Category::Contradictory, Category::Irrelevant) => rules.uncertain || confirmed != TypedCheck::Value,
+        (Category::Supportive, Category::Contradictory) => true,
+        _ => false,
+    };
+    let bar = match category {
+        Category::Supportive => t.four_way_supportive_confident,
+        Category::Contradictory => t.four_way_contradictory_confident,
+        _ => t.four_way_confident,
+    };
+    // Undoing a contradiction weighs as much as making one ("George Pal directed …" against "directed
+    // by Arnold Leibovit" is a rival answer the head read as irrelevant at 0.86).
+    let bar = if rules.category == Category::Contradictory { bar.max(t.four_way_contradictory_confident) } else { bar };
+    if !allowed || p < bar || category == rules.category {
         return rules;
-    }
-    if rules.category == Category::Contradictory && !rules.uncertain {
-        match confirmed {
-            TypedCheck::Value => return rules,
-            TypedCheck::NameOnly if category != Category::Irrelevant => return rules,
-            _ => {}
-        }
     }
     Verdict { category, confidence: p, uncertain: false }
 }
@@ -680,47 +686,47 @@ mod four_way_tests {
     }
 
     #[test]
-    fn a_confident_head_decides_and_an_unsure_one_does_not() {
+    fn a_confident_head_resolves_a_partial_reading_and_an_unsure_one_does_not() {
         let t = Thresholds::default();
         let rules = v(Category::PartiallySupportive, false);
-        let sure = combine(rules, [0.95, 0.03, 0.01, 0.01], TypedCheck::None, &t);
-        assert_eq!(sure.category, Category::Supportive);
-        assert!(!sure.uncertain);
-        let unsure = combine(rules, [0.6, 0.3, 0.05, 0.05], TypedCheck::None, &t);
-        assert_eq!(unsure, rules);
+        assert_eq!(combine(rules, [0.01, 0.01, 0.01, 0.97], TypedCheck::None, &t).category, Category::Irrelevant);
+        assert_eq!(combine(rules, [0.6, 0.3, 0.05, 0.05], TypedCheck::None, &t), rules);
+        // Support and contradiction need their stricter bars.
+        assert_eq!(combine(rules, [0.9, 0.05, 0.03, 0.02], TypedCheck::None, &t), rules);
+        assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], TypedCheck::None, &t).category, Category::Supportive);
+        assert_eq!(combine(rules, [0.05, 0.03, 0.9, 0.02], TypedCheck::None, &t), rules);
+        assert_eq!(combine(rules, [0.01, 0.01, 0.98, 0.0], TypedCheck::None, &t).category, Category::Contradictory);
     }
 
     #[test]
-    fn a_contradiction_a_typed_check_confirmed_stands() {
+    fn a_contradiction_may_only_become_irrelevant_and_not_against_a_value_check() {
         let t = Thresholds::default();
         let rules = v(Category::Contradictory, false);
-        assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], TypedCheck::Value, &t), rules);
-        assert_eq!(combine(rules, [0.0, 0.0, 0.01, 0.99], TypedCheck::Value, &t), rules);
-        // A name-only contradiction may be read as irrelevant (another entity), never as support.
-        assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], TypedCheck::NameOnly, &t), rules);
+        assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], TypedCheck::None, &t), rules);
         assert_eq!(combine(rules, [0.0, 0.99, 0.01, 0.0], TypedCheck::NameOnly, &t), rules);
         assert_eq!(combine(rules, [0.0, 0.0, 0.01, 0.99], TypedCheck::NameOnly, &t).category, Category::Irrelevant);
-        // Without a typed check behind it, the head may overrule the model-only contradiction.
-        assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], TypedCheck::None, &t).category, Category::Supportive);
+        assert_eq!(combine(rules, [0.0, 0.0, 0.01, 0.99], TypedCheck::Value, &t), rules);
+        // Irrelevant's own bar is not enough to undo a contradiction.
+        assert_eq!(combine(rules, [0.04, 0.05, 0.05, 0.86], TypedCheck::NameOnly, &t), rules);
     }
 
     #[test]
-    fn a_flip_needs_the_stricter_bar() {
-        let t = Thresholds { four_way_confident: 0.6, four_way_flip_confident: 0.97, ..Thresholds::default() };
+    fn supportive_and_irrelevant_readings_are_never_made_partial() {
+        let t = Thresholds::default();
+        for c in [Category::Supportive, Category::Irrelevant] {
+            assert_eq!(combine(v(c, false), [0.0, 0.99, 0.01, 0.0], TypedCheck::None, &t).category, c);
+        }
         let supportive = v(Category::Supportive, false);
-        // 0.9 is enough to make a supportive verdict partial, not to make it contradictory.
-        assert_eq!(combine(supportive, [0.05, 0.9, 0.03, 0.02], TypedCheck::None, &t).category, Category::PartiallySupportive);
-        assert_eq!(combine(supportive, [0.05, 0.03, 0.9, 0.02], TypedCheck::None, &t), supportive);
         assert_eq!(combine(supportive, [0.01, 0.01, 0.98, 0.0], TypedCheck::None, &t).category, Category::Contradictory);
-        let contradictory = v(Category::Contradictory, false);
-        assert_eq!(combine(contradictory, [0.9, 0.05, 0.03, 0.02], TypedCheck::None, &t), contradictory);
     }
 
     #[test]
     fn above_one_the_head_is_off() {
-        let t = Thresholds { four_way_confident: 1.01, ..Thresholds::default() };
-        let rules = v(Category::Irrelevant, true);
-        assert_eq!(combine(rules, [1.0, 0.0, 0.0, 0.0], TypedCheck::None, &t), rules);
+        let t = Thresholds { four_way_confident: 1.01, four_way_supportive_confident: 1.01, four_way_contradictory_confident: 1.01, ..Thresholds::default() };
+        let rules = v(Category::PartiallySupportive, true);
+        for f in [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]] {
+            assert_eq!(combine(rules, f, TypedCheck::None, &t), rules);
+        }
     }
 
     #[test]

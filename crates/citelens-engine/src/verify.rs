@@ -497,26 +497,29 @@ pub enum TypedCheck {
 /// - a partially supportive reading (the rules' verdict when claims are mixed or unclear) may become
 ///   any other category;
 /// - a contradiction may become irrelevant (another entity, not a rival answer), at the
-///   contradictory bar, unless a number, date or negation check confirmed it (`TypedCheck::Value`);
+///   contradictory bar, or partial (`four_way_contradictory_to_partial`), unless a number, date or
+///   negation check confirmed it (`TypedCheck::Value`);
 /// - a supportive reading may become contradictory.
 ///
 /// A reading of supportive needs `four_way_supportive_confident`, of contradictory
 /// `four_way_contradictory_confident` (a wrong one is a flip), of the others `four_way_confident`.
-/// The head never makes a contradiction supportive or partial, nor an irrelevant or supportive
-/// reading partial: on the cited-answer suite those moves were wrong every time.
+/// The head never makes a contradiction supportive, nor an irrelevant reading anything else: on the
+/// cited-answer suite those moves were wrong every time. Nor does it make a supportive reading
+/// partial: on WiCE dev that took support from supported claims.
 pub fn combine(rules: Verdict, four_way: [f32; 4], confirmed: TypedCheck, t: &Thresholds) -> Verdict {
     let best = (0..4).fold(0, |b, i| if four_way[i] > four_way[b] { i } else { b });
     let p = four_way[best];
     let category = Category::ALL[best];
     let allowed = match (rules.category, category) {
         (Category::PartiallySupportive, _) => true,
-        (Category::Contradictory, Category::Irrelevant) => rules.uncertain || confirmed != TypedCheck::Value,
+        (Category::Contradictory, Category::Irrelevant | Category::PartiallySupportive) => rules.uncertain || confirmed != TypedCheck::Value,
         (Category::Supportive, Category::Contradictory) => true,
         _ => false,
     };
-    let bar = match category {
-        Category::Supportive => t.four_way_supportive_confident,
-        Category::Contradictory => t.four_way_contradictory_confident,
+    let bar = match (rules.category, category) {
+        (Category::Contradictory, Category::PartiallySupportive) => t.four_way_contradictory_to_partial,
+        (_, Category::Supportive) => t.four_way_supportive_confident,
+        (_, Category::Contradictory) => t.four_way_contradictory_confident,
         _ => t.four_way_confident,
     };
     // Undoing a contradiction weighs as much as making one ("George Pal directed …" against "directed
@@ -699,11 +702,14 @@ mod four_way_tests {
     }
 
     #[test]
-    fn a_contradiction_may_only_become_irrelevant_and_not_against_a_value_check() {
+    fn a_contradiction_may_become_irrelevant_or_partial_but_not_against_a_value_check() {
         let t = Thresholds::default();
         let rules = v(Category::Contradictory, false);
         assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], TypedCheck::None, &t), rules);
-        assert_eq!(combine(rules, [0.0, 0.99, 0.01, 0.0], TypedCheck::NameOnly, &t), rules);
+        // Partial only when the head is all but certain, and never against a value check.
+        assert_eq!(combine(rules, [0.0, 0.98, 0.02, 0.0], TypedCheck::NameOnly, &t), rules);
+        assert_eq!(combine(rules, [0.0, 0.995, 0.005, 0.0], TypedCheck::NameOnly, &t).category, Category::PartiallySupportive);
+        assert_eq!(combine(rules, [0.0, 0.995, 0.005, 0.0], TypedCheck::Value, &t), rules);
         assert_eq!(combine(rules, [0.0, 0.0, 0.01, 0.99], TypedCheck::NameOnly, &t).category, Category::Irrelevant);
         assert_eq!(combine(rules, [0.0, 0.0, 0.01, 0.99], TypedCheck::Value, &t), rules);
         // Irrelevant's own bar is not enough to undo a contradiction.
@@ -711,12 +717,14 @@ mod four_way_tests {
     }
 
     #[test]
-    fn supportive_and_irrelevant_readings_are_never_made_partial() {
+    fn an_irrelevant_reading_is_never_changed_and_a_supportive_one_never_made_partial() {
         let t = Thresholds::default();
-        for c in [Category::Supportive, Category::Irrelevant] {
-            assert_eq!(combine(v(c, false), [0.0, 0.99, 0.01, 0.0], TypedCheck::None, &t).category, c);
+        let irrelevant = v(Category::Irrelevant, false);
+        for head in [[0.0, 0.999, 0.001, 0.0], [0.999, 0.0, 0.001, 0.0], [0.0, 0.0, 0.999, 0.001]] {
+            assert_eq!(combine(irrelevant, head, TypedCheck::None, &t), irrelevant);
         }
         let supportive = v(Category::Supportive, false);
+        assert_eq!(combine(supportive, [0.0, 0.999, 0.001, 0.0], TypedCheck::None, &t), supportive);
         assert_eq!(combine(supportive, [0.01, 0.01, 0.98, 0.0], TypedCheck::None, &t).category, Category::Contradictory);
     }
 

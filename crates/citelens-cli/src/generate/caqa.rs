@@ -214,12 +214,20 @@ impl<'g> Generator<'g> {
     }
 
     pub fn example(&mut self, complexity: usize, label: usize) -> Option<Example> {
-        match complexity {
+        let mut ex = match complexity {
             0 => self.single(label),
             1 => self.union(label),
             2 => self.intersection(label),
             _ => self.concatenation(label),
+        }?;
+        for c in &mut ex.citations {
+            c.facts.retain(|f| !restates_grounding(f, &ex.grounding));
         }
+        // A citation left with nothing to say: try another query.
+        if ex.citations.iter().any(|c| c.facts.is_empty()) {
+            return None;
+        }
+        Some(ex)
     }
 
     fn pred(&mut self, f: Fact) -> (String, usize) {
@@ -521,6 +529,15 @@ pub fn stats_table(rows: &[Value]) -> String {
     s
 }
 
+/// Whether a citation's fact links two entities of the answer's facts by another relation than
+/// the answer's ("Masovian Voivodeship, country, Poland" beside the answer's "is a region of
+/// Poland"): it would restate a fact the edit deleted, so a partial example would be supportive.
+/// Such facts are left out of every category alike, so their absence says nothing of the label.
+fn restates_grounding(f: &Fact, grounding: &[Fact]) -> bool {
+    let named = |e: Id| grounding.iter().any(|g| g.subject == e || g.object == e);
+    !grounding.contains(f) && named(f.subject) && named(f.object)
+}
+
 /// Whether a description would state one of the answer's facts by itself ("Styria, federated state in
 /// Austria," when the edit took "lies in Austria" away or replaced it): such an appositive would make
 /// a partial or contradictory example supportive. A word of the description and a word of another
@@ -554,6 +571,20 @@ mod tests {
         assert!(!description_leaks("American jazz singer", "Ella Fitzgerald", &["Ella Fitzgerald", "Newport News"]));
         // The described entity's own name is no leak.
         assert!(!description_leaks("state of Austria named Styria", "Styria", &["Styria"]));
+    }
+
+    #[test]
+    fn a_fact_linking_two_answer_entities_by_another_relation_is_left_out() {
+        let (x, warsaw, poland, paris) = (1, 2, 3, 4);
+        let (contains, region_of, country) = (10, 11, 12);
+        let grounding = [Fact { subject: x, relation: contains, object: warsaw }, Fact { subject: x, relation: region_of, object: poland }];
+        // The deleted "is a region of Poland" would come back as "country Poland".
+        assert!(restates_grounding(&Fact { subject: x, relation: country, object: poland }, &grounding));
+        // Nor the other way round ("Poland contains X").
+        assert!(restates_grounding(&Fact { subject: poland, relation: contains, object: x }, &grounding));
+        // The answer's own facts, and facts naming another entity, stay.
+        assert!(!restates_grounding(&grounding[0], &grounding));
+        assert!(!restates_grounding(&Fact { subject: x, relation: country, object: paris }, &grounding));
     }
 
     #[test]

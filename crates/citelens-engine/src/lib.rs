@@ -7,6 +7,7 @@ pub mod checks;
 pub mod claims;
 pub mod complexity;
 pub mod decide;
+pub mod document;
 pub mod entities;
 mod error;
 pub mod input;

@@ -1,0 +1,142 @@
+//! Long documents (issue 13's first stage): one cited web page, paper or report as plain text, checked
+//! once and cut into paragraphs and sentences with character offsets, so that retrieval can rank
+//! thousands of sentences and the report can point into the document.
+//!
+//! Turning HTML or PDF into text happens before this stage (in the browser or the CLI); this one
+//! only refuses what is not usable text.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::segment;
+
+/// Cap on a document's text, in bytes: LAB's articles are well under it, and a scored sentence costs
+/// a model pass, so a bigger page is refused with an error rather than verified for minutes.
+pub const MAX_DOCUMENT_BYTES: usize = 2 * 1024 * 1024;
+/// Share of control characters (other than tab, newline, carriage return, form feed) above which the
+/// text is taken for binary data read as text (a PDF or an image passed as `.txt`).
+pub const MAX_CONTROL_SHARE: f32 = 0.01;
+
+/// Why a document cannot be verified against.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum DocumentError {
+    #[error("the document is empty (no letters or digits)")]
+    Empty,
+    #[error("the document is {actual} bytes, over the cap of {limit} bytes")]
+    TooLarge { actual: usize, limit: usize },
+    #[error("the document looks like binary data, not text ({control} control characters in {chars})")]
+    Binary { control: usize, chars: usize },
+}
+
+/// A sentence of the document: character offsets (not bytes) into the document's text, for the
+/// report and the browser, and the paragraph it belongs to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocSentence {
+    pub start: usize,
+    pub end: usize,
+    pub paragraph: usize,
+    pub text: String,
+}
+
+/// A document cut into paragraphs (blank-line separated) and sentences.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    pub text: String,
+    /// Character ranges of the paragraphs.
+    pub paragraphs: Vec<(usize, usize)>,
+    pub sentences: Vec<DocSentence>,
+}
+
+impl Document {
+    /// Checks `text` and cuts it. Line endings are kept as they are, so offsets match the input.
+    pub fn new(text: &str) -> Result<Document, DocumentError> {
+        if text.len() > MAX_DOCUMENT_BYTES {
+            return Err(DocumentError::TooLarge { actual: text.len(), limit: MAX_DOCUMENT_BYTES });
+        }
+        let chars = text.chars().count();
+        let control = text.chars().filter(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{c}')).count();
+        if chars > 0 && control as f32 / chars as f32 > MAX_CONTROL_SHARE {
+            return Err(DocumentError::Binary { control, chars });
+        }
+        if !text.chars().any(char::is_alphanumeric) {
+            return Err(DocumentError::Empty);
+        }
+        // Byte offset -> character offset, computed once (the sentence cutter works in bytes).
+        let mut char_of = vec![0usize; text.len() + 1];
+        let mut n = 0;
+        for (b, _) in text.char_indices() {
+            char_of[b] = n;
+            n += 1;
+        }
+        char_of[text.len()] = n;
+        let mut paragraphs = Vec::new();
+        let mut sentences = Vec::new();
+        for (start, end) in paragraph_ranges(text) {
+            let para = &text[start..end];
+            let p = paragraphs.len();
+            for s in segment::sentences(para) {
+                let (bs, be) = (start + s.start, start + s.end);
+                sentences.push(DocSentence { start: char_of[bs], end: char_of[be], paragraph: p, text: text[bs..be].to_string() });
+            }
+            paragraphs.push((char_of[start], char_of[end]));
+        }
+        Ok(Document { text: text.to_string(), paragraphs, sentences })
+    }
+}
+
+/// Byte ranges of the paragraphs: runs of lines separated by one or more blank lines, trimmed.
+fn paragraph_ranges(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut end = 0;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim();
+        if content.is_empty() {
+            if let Some(s) = start.take() {
+                out.push((s, end));
+            }
+        } else {
+            let lead = line.len() - line.trim_start().len();
+            if start.is_none() {
+                start = Some(at + lead);
+            }
+            end = at + lead + content.len();
+        }
+        at += line.len();
+    }
+    if let Some(s) = start {
+        out.push((s, end));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paragraphs_and_sentences_carry_character_offsets() {
+        let text = "Café Müller opened in 1921. It closed in 1990.\r\n\r\n  The owner moved to Köln.\n";
+        let d = Document::new(text).unwrap();
+        assert_eq!(d.paragraphs.len(), 2);
+        assert_eq!(d.sentences.len(), 3);
+        let chars: Vec<char> = text.chars().collect();
+        for s in &d.sentences {
+            assert_eq!(chars[s.start..s.end].iter().collect::<String>(), s.text);
+        }
+        assert_eq!(d.sentences[2].text, "The owner moved to Köln.");
+        assert_eq!(d.sentences[2].paragraph, 1);
+    }
+
+    #[test]
+    fn empty_binary_and_oversized_documents_are_refused_by_name() {
+        assert_eq!(Document::new(" \n\n ... \n"), Err(DocumentError::Empty));
+        let binary = "%PDF-1.7\u{0}\u{1}\u{2}\u{3}stream\u{0}\u{0}\u{7}endstream";
+        assert!(matches!(Document::new(binary), Err(DocumentError::Binary { .. })));
+        let big = "word ".repeat(MAX_DOCUMENT_BYTES / 5 + 1);
+        assert!(matches!(Document::new(&big), Err(DocumentError::TooLarge { .. })));
+        // Tabs and form feeds are text.
+        assert!(Document::new("a\tb\u{c}c. Next sentence.").is_ok());
+    }
+}

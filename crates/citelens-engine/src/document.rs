@@ -61,26 +61,42 @@ impl Document {
         if !text.chars().any(char::is_alphanumeric) {
             return Err(DocumentError::Empty);
         }
-        // Byte offset -> character offset, computed once (the sentence cutter works in bytes).
-        let mut char_of = vec![0usize; text.len() + 1];
-        let mut n = 0;
-        for (b, _) in text.char_indices() {
-            char_of[b] = n;
-            n += 1;
-        }
-        char_of[text.len()] = n;
+        // The sentence cutter works in bytes; the offsets it gives come in increasing order, so one
+        // pass through the text turns them into characters (`verify::char_at` recounts from the
+        // start each time: quadratic over thousands of sentences).
+        let mut cursor = CharCursor { text, byte: 0, chars: 0 };
         let mut paragraphs = Vec::new();
         let mut sentences = Vec::new();
         for (start, end) in paragraph_ranges(text) {
-            let para = &text[start..end];
             let p = paragraphs.len();
-            for s in segment::sentences(para) {
+            let para_start = cursor.at(start);
+            for s in segment::sentences(&text[start..end]) {
                 let (bs, be) = (start + s.start, start + s.end);
-                sentences.push(DocSentence { start: char_of[bs], end: char_of[be], paragraph: p, text: text[bs..be].to_string() });
+                sentences.push(DocSentence { start: cursor.at(bs), end: cursor.at(be), paragraph: p, text: text[bs..be].to_string() });
             }
-            paragraphs.push((char_of[start], char_of[end]));
+            paragraphs.push((para_start, cursor.at(end)));
         }
         Ok(Document { text: text.to_string(), paragraphs, sentences })
+    }
+}
+
+/// Character offsets of byte offsets asked in increasing order, counted once through the text.
+struct CharCursor<'a> {
+    text: &'a str,
+    byte: usize,
+    chars: usize,
+}
+
+impl CharCursor<'_> {
+    fn at(&mut self, byte: usize) -> usize {
+        // A step back (never taken today) costs a recount of the gap, not a panic.
+        if byte >= self.byte {
+            self.chars += self.text[self.byte..byte].chars().count();
+        } else {
+            self.chars -= self.text[byte..self.byte].chars().count();
+        }
+        self.byte = byte;
+        self.chars
     }
 }
 

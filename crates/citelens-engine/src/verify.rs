@@ -510,22 +510,20 @@ pub fn combine(rules: Verdict, four_way: [f32; 4], confirmed: TypedCheck, t: &Th
     let best = (0..4).fold(0, |b, i| if four_way[i] > four_way[b] { i } else { b });
     let p = four_way[best];
     let category = Category::ALL[best];
-    let allowed = match (rules.category, category) {
-        (Category::PartiallySupportive, _) => true,
-        (Category::Contradictory, Category::Irrelevant | Category::PartiallySupportive) => rules.uncertain || confirmed != TypedCheck::Value,
-        (Category::Supportive, Category::Contradictory) => true,
-        _ => false,
-    };
-    let bar = match (rules.category, category) {
-        (Category::Contradictory, Category::PartiallySupportive) => t.four_way_contradictory_to_partial,
-        (_, Category::Supportive) => t.four_way_supportive_confident,
-        (_, Category::Contradictory) => t.four_way_contradictory_confident,
-        _ => t.four_way_confident,
-    };
+    let overturnable = rules.uncertain || confirmed != TypedCheck::Value;
     // Undoing a contradiction weighs as much as making one ("George Pal directed …" against "directed
     // by Arnold Leibovit" is a rival answer the head read as irrelevant at 0.86).
-    let bar = if rules.category == Category::Contradictory { bar.max(t.four_way_contradictory_confident) } else { bar };
-    if !allowed || p < bar || category == rules.category {
+    let leaving_contradiction = |bar: f32| bar.max(t.four_way_contradictory_confident);
+    // The moves the head may make, each with its bar; any other keeps the rules' verdict.
+    let bar = match (rules.category, category) {
+        (Category::PartiallySupportive, Category::Supportive) => t.four_way_supportive_confident,
+        (Category::PartiallySupportive | Category::Supportive, Category::Contradictory) => t.four_way_contradictory_confident,
+        (Category::PartiallySupportive, Category::Irrelevant) => t.four_way_confident,
+        (Category::Contradictory, Category::Irrelevant) if overturnable => leaving_contradiction(t.four_way_confident),
+        (Category::Contradictory, Category::PartiallySupportive) if overturnable => leaving_contradiction(t.four_way_contradictory_to_partial),
+        _ => return rules,
+    };
+    if p < bar {
         return rules;
     }
     Verdict { category, confidence: p, uncertain: false }

@@ -1,6 +1,7 @@
 //! `citelens`: the command line over citelens' engine.
 
 mod bench;
+mod doc_text;
 mod generate;
 mod model_dir;
 mod nli_cmd;

@@ -29,6 +29,11 @@ pub struct VerifyArgs {
     /// JSON file of decision thresholds (default: the engine's, tuned on dev data).
     #[arg(long)]
     thresholds: Option<PathBuf>,
+    /// A long document (.txt, .html or .pdf) the answer draws on, added to each input as a
+    /// citation (id: the next number). An answer without markers is then checked post hoc, every
+    /// sentence against every document.
+    #[arg(long)]
+    document: Vec<PathBuf>,
 }
 
 /// Reads `path` ("-": standard input) as one JSON document or as JSON lines.
@@ -67,7 +72,18 @@ pub fn read_thresholds(path: &std::path::Path) -> anyhow::Result<Thresholds> {
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    let docs = read_documents(&args.input)?;
+    let mut docs = read_documents(&args.input)?;
+    let mut documents = Vec::new();
+    for path in &args.document {
+        documents.push((path, crate::doc_text::read(path)?));
+    }
+    for input in docs.iter_mut().flatten() {
+        for (path, text) in &documents {
+            let id = (1..).map(|n: usize| n.to_string()).find(|id| input.citations.iter().all(|c| &c.id != id)).expect("a free id");
+            let title = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            input.citations.push(citelens_engine::Citation { id, title, document: Some(text.clone()), ..Default::default() });
+        }
+    }
     let engine = load_engine(args.model, args.thresholds)?;
     let single = docs.len() == 1;
     let mut out = std::io::stdout().lock();

@@ -36,6 +36,9 @@ pub struct DocSentence {
     pub end: usize,
     pub paragraph: usize,
     pub text: String,
+    /// The same range in bytes, for slicing the text.
+    #[serde(skip)]
+    pub bytes: (usize, usize),
 }
 
 /// A document cut into paragraphs (blank-line separated) and sentences.
@@ -50,17 +53,7 @@ pub struct Document {
 impl Document {
     /// Checks `text` and cuts it. Line endings are kept as they are, so offsets match the input.
     pub fn new(text: &str) -> Result<Document, DocumentError> {
-        if text.len() > MAX_DOCUMENT_BYTES {
-            return Err(DocumentError::TooLarge { actual: text.len(), limit: MAX_DOCUMENT_BYTES });
-        }
-        let chars = text.chars().count();
-        let control = text.chars().filter(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{c}')).count();
-        if chars > 0 && control as f32 / chars as f32 > MAX_CONTROL_SHARE {
-            return Err(DocumentError::Binary { control, chars });
-        }
-        if !text.chars().any(char::is_alphanumeric) {
-            return Err(DocumentError::Empty);
-        }
+        Self::check(text)?;
         // The sentence cutter works in bytes; the offsets it gives come in increasing order, so one
         // pass through the text turns them into characters (`verify::char_at` recounts from the
         // start each time: quadratic over thousands of sentences).
@@ -72,11 +65,27 @@ impl Document {
             let para_start = cursor.at(start);
             for s in segment::sentences(&text[start..end]) {
                 let (bs, be) = (start + s.start, start + s.end);
-                sentences.push(DocSentence { start: cursor.at(bs), end: cursor.at(be), paragraph: p, text: text[bs..be].to_string() });
+                sentences.push(DocSentence { start: cursor.at(bs), end: cursor.at(be), paragraph: p, text: text[bs..be].to_string(), bytes: (bs, be) });
             }
             paragraphs.push((para_start, cursor.at(end)));
         }
         Ok(Document { text: text.to_string(), paragraphs, sentences })
+    }
+
+    /// Whether `text` can be verified against: not empty, not binary, under the cap.
+    pub fn check(text: &str) -> Result<(), DocumentError> {
+        if text.len() > MAX_DOCUMENT_BYTES {
+            return Err(DocumentError::TooLarge { actual: text.len(), limit: MAX_DOCUMENT_BYTES });
+        }
+        let chars = text.chars().count();
+        let control = text.chars().filter(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{c}')).count();
+        if chars > 0 && control as f32 / chars as f32 > MAX_CONTROL_SHARE {
+            return Err(DocumentError::Binary { control, chars });
+        }
+        if !text.chars().any(char::is_alphanumeric) {
+            return Err(DocumentError::Empty);
+        }
+        Ok(())
     }
 }
 

@@ -9,6 +9,9 @@ pub enum EngineError {
     /// A size cap was exceeded; `cap` names it as it appears in `Caps`.
     #[error("{what} is {actual}, over the cap `{cap}` = {limit}")]
     TooLarge { what: String, cap: &'static str, actual: usize, limit: usize },
+    /// A citation's `document` cannot be read as text (empty, binary, too large).
+    #[error("citation {citation:?}'s document: {error}")]
+    Document { citation: String, error: crate::document::DocumentError },
     #[cfg(feature = "nli")]
     #[error("the NLI model failed: {0}")]
     Nli(#[from] citelens_nli::NliError),

@@ -39,6 +39,11 @@ pub struct Citation {
     /// The knowledge-graph entity these triples describe (its label or id).
     #[serde(default)]
     pub entity: Option<String>,
+    /// A long document (a web page, paper or report, as plain text) to find the evidence in: the
+    /// engine retrieves and reranks the sentences bearing on each claim, or says none does. Used
+    /// in place of `text` when both are given.
+    #[serde(default)]
+    pub document: Option<String>,
 }
 
 /// `[subject, relation, object]`.
@@ -60,6 +65,13 @@ pub struct Caps {
     pub max_citation_chars: usize,
     pub max_triples: usize,
     pub max_question_chars: usize,
+    /// A `document`'s length: about 150,000 words, far past LAB's longest articles.
+    #[serde(default = "default_max_document_chars")]
+    pub max_document_chars: usize,
+}
+
+fn default_max_document_chars() -> usize {
+    1_048_576
 }
 
 impl Default for Caps {
@@ -70,6 +82,7 @@ impl Default for Caps {
             max_citation_chars: 50_000,
             max_triples: 500,
             max_question_chars: 2_000,
+            max_document_chars: default_max_document_chars(),
         }
     }
 }
@@ -113,6 +126,9 @@ impl Input {
                 let room = caps.max_citation_chars.saturating_sub(title);
                 cut_chars(text, room, format!("citation {:?}'s text (characters)", c.id), "max_citation_chars", &mut cuts);
             }
+            if let Some(d) = &mut c.document {
+                cut_chars(d, caps.max_document_chars, format!("citation {:?}'s document (characters)", c.id), "max_document_chars", &mut cuts);
+            }
             if let Some(t) = &mut c.triples {
                 if t.len() > caps.max_triples {
                     cuts.push(Cut { what: format!("citation {:?}'s triples", c.id), cap: "max_triples".into(), from: t.len(), to: caps.max_triples });
@@ -147,6 +163,10 @@ impl Input {
             over(format!("citation {:?}'s length in characters", c.id), "max_citation_chars", chars, caps.max_citation_chars)?;
             let triples = c.triples.as_ref().map_or(0, Vec::len);
             over(format!("citation {:?}'s number of triples", c.id), "max_triples", triples, caps.max_triples)?;
+            if let Some(d) = &c.document {
+                over(format!("citation {:?}'s document length in characters", c.id), "max_document_chars", d.chars().count(), caps.max_document_chars)?;
+                crate::document::Document::check(d).map_err(|error| EngineError::Document { citation: c.id.clone(), error })?;
+            }
         }
         Ok(())
     }

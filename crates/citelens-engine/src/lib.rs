@@ -3,12 +3,14 @@
 //! metrics). No browser or I/O dependencies: the CLI, the widget, the worker and the extension
 //! share it.
 
+pub mod abstain;
 pub mod checks;
 pub mod claims;
 pub mod complexity;
 pub mod decide;
 pub mod document;
 pub mod entities;
+pub mod evidence;
 mod error;
 pub mod input;
 pub mod kg;
@@ -17,6 +19,7 @@ pub mod plan;
 mod question;
 mod progressive;
 pub mod report;
+pub mod retrieve;
 pub mod scorer;
 pub mod segment;
 pub mod thresholds;
@@ -28,7 +31,9 @@ pub use progressive::{report_steps, sentence_prefix_ends};
 pub use report::*;
 pub use scorer::Scorer;
 pub use decide::{ClaimFacts, Decider, Decision, RuleDecider};
-pub use plan::{Plan, Retriever, Scores, WordOverlap};
+pub use plan::{DocumentStage, Plan, Retriever, Scores, WordOverlap};
+pub use retrieve::{Bm25, Bm25Index};
+pub use document::{Document, DocumentError};
 pub use thresholds::Thresholds;
 pub use verify::{categorize, report_with, Engine};
 

@@ -4,15 +4,19 @@
 
 use std::collections::HashMap;
 
+use crate::abstain::{self, AbstentionCheck};
 use crate::checks::{self, CheckOutcome};
 use crate::claims::{self, Claim, Discourse};
+use crate::document::Document;
 use crate::entities::{self, Mentions};
 use crate::error::Result;
+use crate::evidence::{self, ChosenEvidence};
 use crate::input::{Caps, Citation, Input};
 use crate::kg;
 use crate::markers::{self, CleanAnswer, MarkerKind};
 use crate::question;
 use crate::report::{Finding, Probs};
+use crate::retrieve::Bm25Index;
 use crate::scorer::Scorer;
 use crate::segment::{self, Piece};
 
@@ -24,13 +28,19 @@ pub struct Source {
     pub citation: Citation,
     /// Premise text (passage, or triples as sentences).
     pub premise: String,
-    /// Evidence units: sentences (byte ranges into `citation.text`) or triples.
+    /// Evidence units: sentences (byte ranges into `citation.text`, or into `citation.document`
+    /// for a document) or triples.
     pub units: Vec<Unit>,
+    /// A long document: each sentence reads only the units chosen for it (see `evidence`), never
+    /// the whole text.
+    pub is_document: bool,
 }
 
 #[derive(Clone, Debug)]
 pub struct Unit {
     pub range: Option<(usize, usize)>,
+    /// The same range in characters (what the report and the browser use).
+    pub chars: Option<(usize, usize)>,
     pub triple: Option<[String; 3]>,
     /// As written.
     pub text: String,
@@ -80,8 +90,20 @@ pub struct ProbePlan {
     pub unit: usize,
 }
 
+/// A claim's candidate evidence in one cited document (round one of a verification with documents).
+pub struct DocCandidates {
+    /// Position of the document among the sentence's cited sources.
+    pub pos: usize,
+    /// BM25's candidates, best first, each with its pair against the claim.
+    pub units: Vec<(usize, PairId)>,
+    /// The top candidates read together (document order).
+    pub joint: Option<(Vec<usize>, PairId)>,
+}
+
 pub struct ClaimPlan {
     pub claim: Claim,
+    /// Round one only: candidate evidence from each cited document.
+    pub candidates: Vec<DocCandidates>,
     /// Pair per cited source, in the sentence's citation order.
     pub indiv: Vec<PairId>,
     pub joint: Option<PairId>,
@@ -107,6 +129,13 @@ pub struct SentencePlan {
     /// The whole sentence (its claims as read) against all its cited evidence: the pair whose
     /// four-way reading (`Probs::four_way`, when the model has that head) the decider may use.
     pub whole: Option<PairId>,
+    /// Per cited source: the premise this sentence reads.
+    pub premises: Vec<String>,
+    /// Per cited source: for a document, the units this sentence reads (document order).
+    pub views: Vec<Option<Vec<usize>>>,
+    /// The sentence abstains ("The document does not say…"): not verified as claims, but checked
+    /// for whether the cited evidence really lacks the answer.
+    pub abstention: Option<AbstentionCheck>,
 }
 
 pub struct Plan {
@@ -119,8 +148,23 @@ pub struct Plan {
     pub findings: Vec<Finding>,
     /// Citations some marker cites.
     pub used: Vec<bool>,
+    /// The evidence chosen in round one (empty without documents, and in round one itself).
+    pub chosen: ChosenEvidence,
+    /// This is round one: only documents' candidate pairs are listed.
+    pub candidates_only: bool,
     pairs: Vec<(String, String)>,
     index: HashMap<(String, String), PairId>,
+    /// Answers already known for some pairs (round one of a verification with documents read
+    /// these), by `PairId`: never scored again.
+    prescored: Vec<Option<Probs>>,
+}
+
+/// Where a verification with long documents stands (see `evidence`).
+pub enum DocumentStage {
+    /// Round one: each claim's candidate sentences from each cited document, to be scored.
+    Candidates,
+    /// Round two (and every plan without documents): read the evidence chosen from round one.
+    Chosen(ChosenEvidence),
 }
 
 /// Evidence units per source scored for each claim. One: a second sentence per source changed no
@@ -139,6 +183,17 @@ impl Plan {
     /// Plans `input`, and with `whole` each cited sentence's whole-sentence pair too (for a scorer
     /// with the four-way head; without one the pair would cost a model pass for nothing).
     pub fn with_whole_sentences(input: &Input, caps: &Caps, retriever: &dyn Retriever, whole: bool) -> Result<Plan> {
+        Self::with_stage(input, caps, retriever, whole, DocumentStage::Chosen(ChosenEvidence::default()))
+    }
+
+    /// Whether any citation is a long document (whose evidence is chosen in two rounds).
+    pub fn has_documents(input: &Input) -> bool {
+        input.citations.iter().any(|c| c.document.as_deref().is_some_and(|d| !d.trim().is_empty()))
+    }
+
+    /// Plans `input` at a stage of a verification with documents: round one lists each claim's
+    /// candidate evidence pairs and nothing else; round two reads the chosen evidence.
+    pub fn with_stage(input: &Input, caps: &Caps, retriever: &dyn Retriever, whole: bool, stage: DocumentStage) -> Result<Plan> {
         input.check(caps)?;
         let mut findings = Vec::new();
         let ids: Vec<&str> = input.citations.iter().map(|c| c.id.as_str()).collect();
@@ -150,8 +205,8 @@ impl Plan {
         let question_discourse = Discourse::from_question(input.question.as_deref().unwrap_or(""));
         let sources: Vec<Source> = input.citations.iter().map(|c| source_of(c, &question_discourse)).collect();
         for s in &sources {
-            if s.premise.trim().is_empty() {
-                findings.push(finding("empty_citation", format!("citation {:?} has neither text nor triples", s.citation.id)));
+            if s.premise.trim().is_empty() && s.units.is_empty() {
+                findings.push(finding("empty_citation", format!("citation {:?} has neither text, document nor triples", s.citation.id)));
             }
         }
         let by_id: HashMap<&str, usize> = input.citations.iter().enumerate().map(|(i, c)| (c.id.as_str(), i)).collect();
@@ -161,7 +216,18 @@ impl Plan {
         let pieces = segment::sentences(&clean.text);
         let mut sentences: Vec<SentencePlan> = pieces
             .iter()
-            .map(|p| SentencePlan { piece: p.clone(), cited: vec![], na: vec![], graph_facts: vec![], claims: vec![], alignment: vec![], whole: None })
+            .map(|p| SentencePlan {
+                piece: p.clone(),
+                cited: vec![],
+                na: vec![],
+                graph_facts: vec![],
+                claims: vec![],
+                alignment: vec![],
+                whole: None,
+                premises: vec![],
+                views: vec![],
+                abstention: None,
+            })
             .collect();
         let mut used = vec![false; input.citations.len()];
         for m in &clean.markers {
@@ -200,12 +266,27 @@ impl Plan {
                 },
             }
         }
+        // Post-hoc: an answer without markers, given documents, has every sentence checked against
+        // them all.
+        if clean.markers.is_empty() {
+            let documents: Vec<usize> = sources.iter().enumerate().filter(|(_, s)| s.is_document).map(|(i, _)| i).collect();
+            for w in sentences.iter_mut().filter(|w| !clean.text[w.piece.start..w.piece.end].trim().is_empty()) {
+                w.cited = documents.clone();
+            }
+            for &i in &documents {
+                used[i] = true;
+            }
+        }
         for (i, c) in input.citations.iter().enumerate() {
             if !used[i] {
                 findings.push(finding("uncited_citation", format!("citation {:?} is never cited", c.id)));
             }
         }
 
+        let (chosen, candidates_only) = match stage {
+            DocumentStage::Candidates => (ChosenEvidence::default(), true),
+            DocumentStage::Chosen(c) => (c, false),
+        };
         let mut plan = Plan {
             input: input.clone(),
             clean,
@@ -214,14 +295,27 @@ impl Plan {
             sentences: Vec::new(),
             findings,
             used,
+            chosen,
+            candidates_only,
             pairs: Vec::new(),
             index: HashMap::new(),
+            prescored: Vec::new(),
+        };
+        let indexes: HashMap<usize, Bm25Index> = if candidates_only {
+            plan.sources
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.is_document)
+                .map(|(i, s)| (i, Bm25Index::new(&s.units.iter().map(|u| u.resolved.as_str()).collect::<Vec<_>>())))
+                .collect()
+        } else {
+            HashMap::new()
         };
         let mut discourse = Discourse::from_question(&plan.question);
-        for mut w in sentences {
+        for (si, mut w) in sentences.into_iter().enumerate() {
             let sentence_text = plan.clean.text[w.piece.start..w.piece.end].to_string();
             if !w.cited.is_empty() {
-                plan.plan_claims(&mut w, &discourse, retriever, whole);
+                plan.plan_claims(si, &mut w, &discourse, retriever, whole, &indexes);
             }
             // The referent for the next sentence, read with this one's pronoun resolved.
             match w.claims.first() {
@@ -244,9 +338,66 @@ impl Plan {
         self.pairs.len() - 1
     }
 
-    fn plan_claims(&mut self, w: &mut SentencePlan, discourse: &Discourse, retriever: &dyn Retriever, whole: bool) {
+    #[allow(clippy::too_many_arguments)]
+    fn plan_claims(&mut self, si: usize, w: &mut SentencePlan, discourse: &Discourse, retriever: &dyn Retriever, whole: bool, indexes: &HashMap<usize, Bm25Index>) {
+        let sentence = &self.clean.text[w.piece.start..w.piece.end];
+        if abstain::is_abstention(sentence) {
+            let query = if self.question.trim().is_empty() { abstain::asked_about(sentence) } else { self.question.clone() };
+            let sentences: Vec<(String, usize, usize, String)> = w
+                .cited
+                .iter()
+                .flat_map(|&ix| {
+                    let src = &self.sources[ix];
+                    src.units.iter().filter_map(|u| u.chars.map(|(s, e)| (src.citation.id.clone(), s, e, u.text.clone())))
+                })
+                .collect();
+            w.abstention = Some(abstain::check(&query, &sentences));
+            return;
+        }
         let parts = minus(&w.piece, &w.na);
-        let premises: Vec<String> = w.cited.iter().map(|&ix| premise_for(&self.sources[ix], &w.graph_facts, ix)).collect();
+        let claims = claims::claims_of_parts(&self.clean.text, &parts, discourse);
+        if self.candidates_only {
+            for claim in claims {
+                let mut candidates = Vec::new();
+                for (pos, &ix) in w.cited.iter().enumerate() {
+                    let Some(index) = indexes.get(&ix) else { continue };
+                    let hits: Vec<usize> = index.search(&claim.text, evidence::CANDIDATES).into_iter().map(|h| h.0).collect();
+                    let units: Vec<(usize, PairId)> =
+                        hits.iter().map(|&u| (u, self.ask(&self.sources[ix].units[u].resolved.clone(), &claim.text))).collect();
+                    let mut top: Vec<usize> = hits.iter().copied().take(evidence::JOINT_CANDIDATES).collect();
+                    top.sort_unstable();
+                    let joint = (top.len() > 1).then(|| {
+                        let premise = join_passages(&top.iter().map(|&u| self.sources[ix].units[u].resolved.clone()).collect::<Vec<_>>());
+                        (top.clone(), self.ask(&premise, &claim.text))
+                    });
+                    candidates.push(DocCandidates { pos, units, joint });
+                }
+                w.claims.push(ClaimPlan {
+                    claim,
+                    candidates,
+                    indiv: vec![],
+                    joint: None,
+                    units: vec![],
+                    restated: vec![],
+                    checks: CheckOutcome::default(),
+                    probes: vec![],
+                });
+            }
+            return;
+        }
+        w.views = (0..w.cited.len())
+            .map(|pos| self.sources[w.cited[pos]].is_document.then(|| self.chosen.sentence_units(si, claims.len(), pos)))
+            .collect();
+        let premises: Vec<String> = w
+            .cited
+            .iter()
+            .zip(&w.views)
+            .map(|(&ix, view)| match view {
+                Some(units) => join_passages(&units.iter().map(|&u| self.sources[ix].units[u].resolved.clone()).collect::<Vec<_>>()),
+                None => premise_for(&self.sources[ix], &w.graph_facts, ix),
+            })
+            .collect();
+        w.premises = premises.clone();
         // Read together only when the passages fit one model window: longer ones are read in
         // windows anyway, which joining would only repeat.
         let joint_premise = (premises.len() > 1 && premises.iter().map(|p| p.len()).sum::<usize>() <= JOINT_MAX_BYTES)
@@ -256,14 +407,15 @@ impl Plan {
         // Every cited evidence sentence, as the model reads it, for the typed checks.
         let mut check_sentences: Vec<(usize, usize)> = Vec::new(); // (source position, unit)
         for (pos, &ix) in w.cited.iter().enumerate() {
-            for u in 0..self.sources[ix].units.len() {
-                check_sentences.push((pos, u));
+            match &w.views[pos] {
+                Some(units) => check_sentences.extend(units.iter().map(|&u| (pos, u))),
+                None => check_sentences.extend((0..self.sources[ix].units.len()).map(|u| (pos, u))),
             }
         }
         let check_texts: Vec<String> =
             check_sentences.iter().map(|&(pos, u)| self.sources[w.cited[pos]].units[u].resolved.clone()).collect();
         let question = self.question.clone();
-        for claim in claims::claims_of_parts(&self.clean.text, &parts, discourse) {
+        for claim in claims {
             let indiv = premises.iter().map(|p| self.ask(p, &claim.text)).collect();
             // The passages read together matter when the claim's facts are spread over them; a
             // passage that has every word of the claim can state it alone, and the joint reading
@@ -282,7 +434,12 @@ impl Plan {
             }
             let mut units = Vec::new();
             for (pos, &ix) in w.cited.iter().enumerate() {
-                for u in retriever.retrieve(&self.sources[ix].units, &claim.text, UNITS_PER_SOURCE) {
+                // A document's chosen sentences were each read against the claim in round one.
+                let picked = match &w.views[pos] {
+                    Some(units) => units.clone(),
+                    None => retriever.retrieve(&self.sources[ix].units, &claim.text, UNITS_PER_SOURCE),
+                };
+                for u in picked {
                     let text = self.sources[ix].units[u].resolved.clone();
                     units.push((pos, u, self.ask(&text, &claim.text)));
                 }
@@ -306,7 +463,7 @@ impl Plan {
                 let probe = self.ask(&premise, &c.probe);
                 probes.push(ProbePlan { probe, original, source_pos: pos, unit });
             }
-            w.claims.push(ClaimPlan { claim, indiv, joint, units, restated, checks: outcome, probes });
+            w.claims.push(ClaimPlan { claim, candidates: vec![], indiv, joint, units, restated, checks: outcome, probes });
         }
         let sentence_text = w.claims.iter().map(|c| c.claim.text.as_str()).collect::<Vec<_>>().join(" ");
         if whole && !sentence_text.trim().is_empty() {
@@ -338,6 +495,10 @@ impl Plan {
             .map(|w| {
                 let mut ids: Vec<PairId> = Vec::new();
                 for c in &w.claims {
+                    for d in &c.candidates {
+                        ids.extend(d.units.iter().map(|u| u.1));
+                        ids.extend(d.joint.as_ref().map(|j| j.1));
+                    }
                     ids.extend(c.indiv.iter().copied());
                     ids.extend(c.joint);
                     ids.extend(c.units.iter().map(|u| u.2));
@@ -349,34 +510,60 @@ impl Plan {
                 }
                 ids.extend(w.alignment.iter().copied());
                 ids.extend(w.whole);
-                ids.into_iter().filter(|&i| !std::mem::replace(&mut seen[i], true)).collect()
+                // Pairs round one already read need no worker.
+                ids.into_iter().filter(|&i| !std::mem::replace(&mut seen[i], true) && self.known(i).is_none()).collect()
             })
             .collect()
     }
 
     /// Scores every pair with `scorer` (each distinct pair once).
     pub fn score(&self, scorer: &dyn Scorer) -> Scores {
-        let refs: Vec<(&str, &str)> = self.pairs.iter().map(|(p, h)| (p.as_str(), h.as_str())).collect();
         let mut scores = Scores::default();
-        for r in scorer.score(&refs) {
-            match r {
-                Ok(p) => scores.results.push(Some(p)),
-                Err(e) => {
-                    scores.errors.push(e);
-                    scores.results.push(None);
-                }
+        let all: Vec<PairId> = (0..self.pairs.len()).collect();
+        scores.fill(self, &all, scorer);
+        scores
+    }
+
+    /// Round one's choice of evidence from its scores: per claim and cited document, the sentences
+    /// that state or deny the claim, or the nearest ones and `found: false`.
+    pub fn choose_evidence(&self, scores: &Scores, t: &crate::thresholds::Thresholds) -> ChosenEvidence {
+        let mut chosen = ChosenEvidence::default();
+        for (si, w) in self.sentences.iter().enumerate() {
+            for (ci, c) in w.claims.iter().enumerate() {
+                let per_document = c
+                    .candidates
+                    .iter()
+                    .map(|d| {
+                        let scored: Vec<(usize, Probs)> = d.units.iter().map(|&(u, pair)| (u, scores.get(pair))).collect();
+                        evidence::choose(d.pos, &scored, d.joint.as_ref().map(|(units, pair)| (units.as_slice(), scores.get(*pair))), t)
+                    })
+                    .collect();
+                chosen.claims.insert((si, ci), per_document);
             }
         }
-        scores
+        chosen
+    }
+
+    /// Takes answers already known (another plan's pairs and scores) for the pairs they cover.
+    pub fn prescore(&mut self, other: &Plan, scores: &Scores) {
+        self.prescored = self
+            .pairs
+            .iter()
+            .map(|key| other.index.get(key).and_then(|&i| scores.results.get(i).copied().flatten()))
+            .collect();
+    }
+
+    fn known(&self, i: PairId) -> Option<Probs> {
+        self.prescored.get(i).copied().flatten()
     }
 
     /// Scores from a table filled elsewhere (other workers): a pair not in it counts as neutral and
     /// is reported.
     pub fn scores_from(&self, table: &HashMap<(String, String), Probs>) -> Scores {
         let mut scores = Scores::default();
-        for key in &self.pairs {
-            match table.get(key) {
-                Some(p) => scores.results.push(Some(*p)),
+        for (i, key) in self.pairs.iter().enumerate() {
+            match table.get(key).copied().or_else(|| self.known(i)) {
+                Some(p) => scores.results.push(Some(p)),
                 None => {
                     scores.results.push(None);
                     scores.errors.push("pair was not scored".into());
@@ -401,8 +588,18 @@ impl Scores {
         if self.results.len() < plan.pairs.len() {
             self.results.resize(plan.pairs.len(), None);
         }
-        let refs: Vec<(&str, &str)> = ids.iter().map(|&i| (plan.pairs[i].0.as_str(), plan.pairs[i].1.as_str())).collect();
-        for (&i, r) in ids.iter().zip(scorer.score(&refs)) {
+        let mut todo = Vec::new();
+        for &i in ids {
+            match plan.known(i) {
+                Some(p) => self.results[i] = Some(p),
+                None => todo.push(i),
+            }
+        }
+        if todo.is_empty() {
+            return;
+        }
+        let refs: Vec<(&str, &str)> = todo.iter().map(|&i| (plan.pairs[i].0.as_str(), plan.pairs[i].1.as_str())).collect();
+        for (&i, r) in todo.iter().zip(scorer.score(&refs)) {
             match r {
                 Ok(p) => self.results[i] = Some(p),
                 Err(e) => self.errors.push(e),
@@ -421,36 +618,20 @@ fn finding(kind: &str, message: String) -> Finding {
 }
 
 fn source_of(c: &Citation, question: &Discourse) -> Source {
+    if let Some(text) = c.document.as_deref().filter(|t| !t.trim().is_empty()) {
+        // Checked with the input; a document that fails here gives no units rather than a panic.
+        let spans: Vec<(usize, usize)> = Document::new(text).map(|d| d.sentences.iter().map(|s| s.bytes).collect()).unwrap_or_default();
+        let units = resolved_units(text, &spans, c.title.as_deref(), question);
+        return Source { citation: c.clone(), premise: String::new(), units, is_document: true };
+    }
     if let Some(text) = c.text.as_deref().filter(|t| !t.trim().is_empty()) {
-        // Evidence sentences are read with their pronouns resolved, as the answer's are: "It carries
-        // pedestrians" says nothing about the bridge to a model that reads it alone. A cited passage
-        // is usually about the question's subject, so that is where its "It" starts.
-        let mut discourse = question.clone();
-        let mut own_discourse = Discourse::default();
-        if let Some(title) = c.title.as_deref() {
-            discourse.update(title);
-            own_discourse.update(title);
-        }
-        let read = |d: &Discourse, s: &str| match d.resolve(s) {
-            Some((end, by)) => format!("{by}{}", &s[end..]),
-            None => s.to_string(),
-        };
-        let units = segment::sentences(text)
-            .into_iter()
-            .map(|p| {
-                let own = &text[p.start..p.end];
-                let resolved = read(&discourse, own);
-                let named = read(&own_discourse, own);
-                discourse.update(&resolved);
-                own_discourse.update(&named);
-                Unit { range: Some((p.start, p.end)), triple: None, text: own.to_string(), resolved, named }
-            })
-            .collect();
+        let spans: Vec<(usize, usize)> = segment::sentences(text).into_iter().map(|p| (p.start, p.end)).collect();
+        let units = resolved_units(text, &spans, c.title.as_deref(), question);
         let premise = match c.title.as_deref().filter(|t| !t.trim().is_empty()) {
             Some(title) if !text.starts_with(title) => format!("{title}. {text}"),
             _ => text.to_string(),
         };
-        return Source { citation: c.clone(), premise, units };
+        return Source { citation: c.clone(), premise, units, is_document: false };
     }
     let units: Vec<Unit> = c
         .triples
@@ -459,11 +640,51 @@ fn source_of(c: &Citation, question: &Discourse) -> Source {
         .iter()
         .map(|t| {
             let text = kg::verbalize(&t[0], &t[1], &t[2]);
-            Unit { range: None, triple: Some(t.clone()), resolved: text.clone(), named: text.clone(), text }
+            Unit { range: None, chars: None, triple: Some(t.clone()), resolved: text.clone(), named: text.clone(), text }
         })
         .collect();
     let premise = units.iter().map(|u| u.text.as_str()).collect::<Vec<_>>().join(" ");
-    Source { citation: c.clone(), premise, units }
+    Source { citation: c.clone(), premise, units, is_document: false }
+}
+
+/// A passage's or document's sentences (byte spans of `text`) as units, read with their pronouns
+/// resolved as the answer's are: "It carries pedestrians" says nothing about the bridge to a model
+/// that reads it alone. A cited passage is usually about the question's subject, so that is where
+/// its "It" starts.
+fn resolved_units(text: &str, spans: &[(usize, usize)], title: Option<&str>, question: &Discourse) -> Vec<Unit> {
+    let mut discourse = question.clone();
+    let mut own_discourse = Discourse::default();
+    if let Some(title) = title {
+        discourse.update(title);
+        own_discourse.update(title);
+    }
+    let read = |d: &Discourse, s: &str| match d.resolve(s) {
+        Some((end, by)) => format!("{by}{}", &s[end..]),
+        None => s.to_string(),
+    };
+    // Spans come in increasing order: characters are counted once through the text.
+    let (mut byte, mut chars) = (0, 0);
+    let mut char_at = |b: usize| {
+        if b >= byte {
+            chars += text[byte..b].chars().count();
+        } else {
+            chars -= text[b..byte].chars().count();
+        }
+        byte = b;
+        chars
+    };
+    spans
+        .iter()
+        .map(|&(start, end)| {
+            let own = &text[start..end];
+            let span_chars = (char_at(start), char_at(end));
+            let resolved = read(&discourse, own);
+            let named = read(&own_discourse, own);
+            discourse.update(&resolved);
+            own_discourse.update(&named);
+            Unit { range: Some((start, end)), chars: Some(span_chars), triple: None, text: own.to_string(), resolved, named }
+        })
+        .collect()
 }
 
 /// The premise for a cited source: for knowledge-graph markers, the facts the sentence cites

@@ -167,6 +167,10 @@ pub struct ClaimReport {
     /// Typed checks of the claim's numbers, dates, polarity and names against the evidence.
     #[serde(default)]
     pub checks: Vec<CheckReport>,
+    /// Cited long documents only: no sentence of any of them states or denies the claim (the
+    /// claim was read against the nearest sentences, which are not listed as evidence).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub not_found: bool,
 }
 
 fn one() -> f32 {
@@ -191,6 +195,10 @@ pub struct SentenceReport {
     pub per_citation: Vec<CitationVerdict>,
     pub complexity: Option<ComplexityType>,
     pub claims: Vec<ClaimReport>,
+    /// The sentence abstains ("The document does not say…"): whether the cited evidence really
+    /// lacks the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abstention: Option<crate::abstain::AbstentionCheck>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -68,6 +68,26 @@ pub struct Thresholds {
     /// the head is all but certain.
     #[serde(default = "four_way_contradictory_to_partial")]
     pub four_way_contradictory_to_partial: f32,
+    /// Long documents (`evidence`): a retrieved sentence states a claim at this P(entailment) …
+    #[serde(default = "evidence_entailment")]
+    pub evidence_entailment: f32,
+    /// … and, when none states it, bears on it (states part of it, or denies it) at this
+    /// 1 − P(neutral).
+    #[serde(default = "evidence_relevance")]
+    pub evidence_relevance: f32,
+    /// Evidence sentences kept per claim and document.
+    #[serde(default = "evidence_max")]
+    pub evidence_max: usize,
+}
+
+fn evidence_entailment() -> f32 {
+    Thresholds::default().evidence_entailment
+}
+fn evidence_relevance() -> f32 {
+    Thresholds::default().evidence_relevance
+}
+fn evidence_max() -> usize {
+    Thresholds::default().evidence_max
 }
 
 fn yes() -> bool {
@@ -125,6 +145,15 @@ pub const FOUR_WAY_CONTRADICTORY_CONFIDENT: f32 = 0.95;
 /// Default for `four_way_contradictory_to_partial`.
 pub const FOUR_WAY_CONTRADICTORY_TO_PARTIAL: f32 = 0.99;
 
+// The evidence bars: chosen with `citelens bench --sweep-evidence` on Evidence Inference validation
+// and the first half of WiCE dev, and checked on WiCE's second half (README, long documents).
+/// Default for `evidence_entailment`.
+pub const EVIDENCE_ENTAILMENT: f32 = 0.5;
+/// Default for `evidence_relevance`.
+pub const EVIDENCE_RELEVANCE: f32 = 0.9;
+/// Default for `evidence_max`.
+pub const EVIDENCE_MAX: usize = 3;
+
 impl Default for Thresholds {
     fn default() -> Self {
         // `entailment`, `coverage_power`, `relevance`: chosen with `citelens bench --tune` on WiCE
@@ -151,6 +180,9 @@ impl Default for Thresholds {
             four_way_supportive_confident: FOUR_WAY_SUPPORTIVE_CONFIDENT,
             four_way_contradictory_confident: FOUR_WAY_CONTRADICTORY_CONFIDENT,
             four_way_contradictory_to_partial: FOUR_WAY_CONTRADICTORY_TO_PARTIAL,
+            evidence_entailment: EVIDENCE_ENTAILMENT,
+            evidence_relevance: EVIDENCE_RELEVANCE,
+            evidence_max: EVIDENCE_MAX,
         }
     }
 }
@@ -170,6 +202,8 @@ impl Thresholds {
             ("values_coverage", self.values_coverage),
             ("unsure_below", self.unsure_below),
             ("clear_entailment", self.clear_entailment),
+            ("evidence_entailment", self.evidence_entailment),
+            ("evidence_relevance", self.evidence_relevance),
         ];
         for (name, v) in probs {
             if !(0.0..=1.0).contains(&v) {
@@ -189,6 +223,9 @@ impl Thresholds {
         }
         if self.strong_contradiction < self.contradiction {
             return Err("strong_contradiction must be at least contradiction".into());
+        }
+        if self.evidence_max == 0 {
+            return Err("evidence_max must be at least 1".into());
         }
         if !(0.0..=4.0).contains(&self.coverage_power) {
             return Err(format!("coverage_power = {} is not within [0, 4]", self.coverage_power));

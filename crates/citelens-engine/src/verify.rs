@@ -11,7 +11,8 @@ use crate::error::Result;
 use crate::input::{Caps, Input};
 use crate::kg;
 use crate::markers::CleanAnswer;
-use crate::plan::{ClaimPlan, Plan, Scores, Source, Unit, WordOverlap};
+use crate::evidence::ClaimEvidence;
+use crate::plan::{ClaimPlan, DocumentStage, Plan, Scores, Source, Unit, WordOverlap};
 use crate::report::*;
 use crate::scorer::Scorer;
 use crate::segment::Piece;
@@ -33,9 +34,26 @@ impl<S: Scorer> Engine<S> {
         Engine { scorer, thresholds: self.thresholds, caps: self.caps }
     }
 
-    /// The plan stage: sentences, claims, typed checks and the pairs to score.
+    /// The plan stage: sentences, claims, typed checks and the pairs to score. With long documents
+    /// this scores round one here (each claim's BM25 candidates, see `evidence`) and plans round two
+    /// on the evidence chosen; round one's answers come with the plan and are not asked again.
     pub fn plan(&self, input: &Input) -> Result<Plan> {
-        Plan::with_whole_sentences(input, &self.caps, &WordOverlap, self.scorer.has_four_way())
+        let whole = self.scorer.has_four_way();
+        if !Plan::has_documents(input) {
+            return Plan::with_whole_sentences(input, &self.caps, &WordOverlap, whole);
+        }
+        let first = Plan::with_stage(input, &self.caps, &WordOverlap, whole, DocumentStage::Candidates)?;
+        let scores = first.score(&self.scorer);
+        let chosen = first.choose_evidence(&scores, &self.thresholds);
+        let mut plan = Plan::with_stage(input, &self.caps, &WordOverlap, whole, DocumentStage::Chosen(chosen))?;
+        plan.prescore(&first, &scores);
+        if let Some(e) = scores.errors.first() {
+            plan.findings.push(Finding {
+                kind: "truncated".into(),
+                message: format!("{} candidate evidence pair(s) could not be scored and count as neutral: {e}", scores.errors.len()),
+            });
+        }
+        Ok(plan)
     }
 
     pub fn verify(&self, input: &Input) -> Result<Report> {
@@ -111,25 +129,40 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
                 per_citation: vec![],
                 complexity: None,
                 claims: vec![],
+                abstention: None,
             });
             continue;
         }
-        let evidence_text: String = w.cited.iter().map(|&ix| sources[ix].premise.as_str()).collect::<Vec<_>>().join(" ");
+        if let Some(a) = &w.abstention {
+            findings.push(Finding { kind: "abstention".into(), message: format!("sentence {si}: {}", a.message) });
+            sentence_reports.push(SentenceReport {
+                start: char_at(&input.answer, start),
+                end: char_at(&input.answer, end),
+                text,
+                citations: citation_ids,
+                verdict: None,
+                per_citation: vec![],
+                complexity: None,
+                claims: vec![],
+                abstention: Some(a.clone()),
+            });
+            continue;
+        }
+        let evidence_text: String = (0..w.cited.len()).map(|pos| read_premise(w, pos, sources)).collect::<Vec<_>>().join(" ");
         // The evidence's names include those its pronouns refer to ("The painting was stolen" names the Mona Lisa).
-        let resolved: String = w.cited.iter().flat_map(|&ix| sources[ix].units.iter().map(|u| u.named.as_str())).collect::<Vec<_>>().join(" ");
+        let resolved: String = (0..w.cited.len()).flat_map(|pos| read_units(w, pos, sources)).map(|u| u.named.as_str()).collect::<Vec<_>>().join(" ");
         let evidence_mentions = Mentions::new(&format!("{evidence_text} {resolved} {}", titles(&w.cited, input)));
         // Each cited source's own words (its names, and those its pronouns refer to), once per sentence.
-        let alone: Vec<Mentions> = w
-            .cited
-            .iter()
-            .map(|&ix| {
-                let named: String = sources[ix].units.iter().map(|u| u.named.as_str()).collect::<Vec<_>>().join(" ");
-                Mentions::new(&format!("{} {named}", sources[ix].premise))
+        let alone: Vec<Mentions> = (0..w.cited.len())
+            .map(|pos| {
+                let named: String = read_units(w, pos, sources).map(|u| u.named.as_str()).collect::<Vec<_>>().join(" ");
+                Mentions::new(&format!("{} {named}", read_premise(w, pos, sources)))
             })
             .collect();
         let mut claims = Vec::new();
-        for cw in &w.claims {
-            let report = decide_claim(cw, book, decider, &evidence_mentions, &w.cited, input, sources, (clean, &input.answer), &question);
+        for (ci, cw) in w.claims.iter().enumerate() {
+            let found_in = plan.chosen.claims.get(&(si, ci)).map(Vec::as_slice);
+            let report = decide_claim(cw, book, decider, &evidence_mentions, &w.cited, input, sources, (clean, &input.answer), &question, found_in);
             let label = match report.status {
                 ClaimStatus::Supported => SpanLabel::Supported,
                 ClaimStatus::Contradicted => SpanLabel::Contradicted,
@@ -233,7 +266,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
             .filter_map(|(cw, r)| cw.claim.conjunct.as_ref().map(|c| (clean.text[c.start..c.end].to_string(), r.decided_by.clone())))
             .collect();
         let ev = SentenceEvidence {
-            citations: w.cited.iter().map(|&ix| (input.citations[ix].id.as_str(), sources[ix].premise.as_str())).collect(),
+            citations: w.cited.iter().enumerate().map(|(pos, &ix)| (input.citations[ix].id.as_str(), read_premise(w, pos, sources))).collect(),
             sentence: &text,
             question: &question,
             conjuncts,
@@ -276,6 +309,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
             per_citation,
             complexity: Some(kind),
             claims,
+            abstention: None,
         });
     }
 
@@ -339,6 +373,7 @@ fn decide_claim(
     sources: &[Source],
     (clean, answer): (&CleanAnswer, &str),
     question: &str,
+    found_in: Option<&[ClaimEvidence]>,
 ) -> ClaimReport {
     let t = decider.thresholds();
     let by_citation: Vec<CitationScore> = cw
@@ -426,6 +461,18 @@ fn decide_claim(
             evidence.push(e);
         }
     }
+    // In a long document the evidence is what retrieval and the model found for this claim (its
+    // offsets point into the document); nothing found is said, not guessed.
+    let mut not_found = false;
+    if let Some(found) = found_in.filter(|f| !f.is_empty()) {
+        evidence = found
+            .iter()
+            .filter(|f| f.found)
+            .flat_map(|f| f.units.iter().map(move |&(u, p)| evidence_ref(&sources[cited[f.pos]], &sources[cited[f.pos]].units[u], p)))
+            .collect();
+        evidence.sort_by(|a, b| key(&b.probabilities).max(b.probabilities.entailment).total_cmp(&key(&a.probabilities).max(a.probabilities.entailment)));
+        not_found = found.iter().all(|f| !f.found);
+    }
     ClaimReport {
         text: cw.claim.text.clone(),
         parts: cw
@@ -445,15 +492,34 @@ fn decide_claim(
         confidence: d.confidence,
         missing_entities: d.missing_entities,
         checks: d.checks,
+        not_found,
     }
 }
 
+/// The premise sentence `w` reads from its cited source at `pos`: a document's chosen sentences, or
+/// the whole source.
+fn read_premise<'a>(w: &'a crate::plan::SentencePlan, pos: usize, sources: &'a [Source]) -> &'a str {
+    match w.views.get(pos) {
+        Some(Some(_)) => &w.premises[pos],
+        _ => &sources[w.cited[pos]].premise,
+    }
+}
+
+/// The units sentence `w` reads from its cited source at `pos`.
+fn read_units<'a>(w: &'a crate::plan::SentencePlan, pos: usize, sources: &'a [Source]) -> impl Iterator<Item = &'a Unit> + 'a {
+    let src = &sources[w.cited[pos]];
+    let ids: Vec<usize> = match w.views.get(pos) {
+        Some(Some(units)) => units.clone(),
+        _ => (0..src.units.len()).collect(),
+    };
+    ids.into_iter().filter_map(move |u| src.units.get(u))
+}
+
 fn evidence_ref(src: &Source, unit: &Unit, p: Probs) -> EvidenceRef {
-    let text = src.citation.text.as_deref().unwrap_or("");
     EvidenceRef {
         citation: src.citation.id.clone(),
-        start: unit.range.map(|r| char_at(text, r.0)),
-        end: unit.range.map(|r| char_at(text, r.1)),
+        start: unit.chars.map(|r| r.0),
+        end: unit.chars.map(|r| r.1),
         triple: unit.triple.clone(),
         text: unit.text.clone(),
         probabilities: p,

@@ -14,6 +14,10 @@ pub enum Dataset {
     Expertqa,
     /// Cited answers with a gold category per sentence (tests/fixtures/cases.jsonl).
     Cases,
+    /// LAB: WiCE claims against their whole cited article (claim_dev.jsonl), evidence found post hoc.
+    LabWice,
+    /// LAB: Evidence Inference articles (the directory), claims from each prompt and its label.
+    EvidenceInference,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -239,6 +243,7 @@ pub fn load(dataset: Dataset, path: &Path, limit: Option<usize>) -> anyhow::Resu
                 }
             }
             Dataset::Cases => bail!("the cases suite is read by bench::cases"),
+            Dataset::LabWice | Dataset::EvidenceInference => bail!("long-document sets are read by bench::lab"),
         }
     }
     if out.is_empty() {

@@ -2,6 +2,7 @@
 
 mod cases;
 pub(crate) mod datasets;
+mod lab;
 mod metrics;
 
 use std::cell::RefCell;
@@ -52,6 +53,16 @@ pub struct BenchArgs {
     /// Write each example's report, with its gold label, as JSON lines (for error analysis).
     #[arg(long)]
     reports: Option<PathBuf>,
+    /// Evidence Inference: which article ids (validation for development, test for the final figure).
+    #[arg(long, value_enum, default_value = "validation")]
+    split: lab::Split,
+    /// Long documents: score each claim's candidates once and print evidence F1 over a grid of the
+    /// evidence bars (`evidence_entailment`, `evidence_relevance`, `evidence_max`).
+    #[arg(long)]
+    sweep_evidence: bool,
+    /// Skip the first N examples (with --limit: a slice of the data set, for a held-out half).
+    #[arg(long, default_value_t = 0)]
+    skip: usize,
 }
 
 /// Remembers every pair it scored, so a threshold sweep asks the model once.
@@ -234,6 +245,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.dataset == Dataset::Cases {
         return run_cases(&args);
     }
+    if matches!(args.dataset, Dataset::LabWice | Dataset::EvidenceInference) {
+        return run_lab(&args);
+    }
     let (examples, skipped) = datasets::load(args.dataset, &args.input, args.limit)?;
     let dir = crate::resolve_model_dir(args.model.clone())?;
     let model = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
@@ -356,6 +370,70 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     println!("thresholds: {}", serde_json::to_string(&engine.thresholds)?);
     println!("{pairs} claim x evidence pairs in {model_seconds:.1} s of model time: {pairs_per_second:.1} pairs/s ({wall:.1} s wall)");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// LAB's long-document sets (see `lab.rs`).
+fn run_lab(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    let wice = args.dataset == Dataset::LabWice;
+    let (examples, name, classes) = if wice {
+        (lab::load_wice(&args.input, args.limit.map(|l| l + args.skip))?, "lab-wice", lab::WICE_CLASSES)
+    } else {
+        (lab::load_evidence_inference(&args.input, args.split, args.limit.map(|l| l + args.skip))?, "evidence-inference", lab::EI_CLASSES)
+    };
+    let examples: Vec<lab::LabExample> = examples.into_iter().skip(args.skip).collect();
+    let dir = crate::resolve_model_dir(args.model.clone())?;
+    let model = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
+    let scorer = CachedScorer { model, cache: RefCell::default(), scored: RefCell::new(0), seconds: RefCell::new(0.0) };
+    if let Some(path) = &args.score_cache {
+        let n = scorer.load(path)?;
+        if n > 0 {
+            eprintln!("{n} pair scores from {} (not counted in pairs per second)", path.display());
+        }
+    }
+    let mut engine = Engine::new(scorer);
+    if let Some(path) = &args.thresholds {
+        engine.thresholds = crate::verify_cmd::read_thresholds(path)?;
+    }
+    let bar = ProgressBar::new(examples.len() as u64);
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} claims {per_sec} eta {eta}").expect("static template"));
+    if args.sweep_evidence {
+        lab::sweep(&engine, &examples, &bar)?;
+        if let Some(path) = &args.score_cache {
+            engine.scorer.save(path)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let t0 = Instant::now();
+    let got = lab::readings(&engine, &examples, wice, &bar);
+    bar.finish_and_clear();
+    let wall = t0.elapsed().as_secs_f64();
+    if let Some(path) = &args.score_cache {
+        engine.scorer.save(path)?;
+    }
+    if let Some(path) = &args.reports {
+        let mut out = String::new();
+        for (ex, (_, report)) in examples.iter().zip(&got) {
+            let mut input = ex.input.clone();
+            // The article is in the data set; the report's offsets point into it.
+            input.citations.iter_mut().for_each(|c| c.document = c.document.as_ref().map(|d| format!("({} characters)", d.chars().count())));
+            out += &(serde_json::to_string(&json!({"gold": classes[ex.gold], "gold_units": ex.gold_units, "unit_starts": ex.unit_starts, "input": input, "report": report}))? + "\n");
+        }
+        std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let readings: Vec<lab::Reading> = got.into_iter().map(|(r, _)| r).collect();
+    let f = lab::figures(&examples, &readings, classes);
+    let pairs = *engine.scorer.scored.borrow();
+    let model_seconds = *engine.scorer.seconds.borrow();
+    if args.json {
+        let mut out = lab::json(name, &f);
+        out["pairs_scored"] = json!(pairs);
+        out["wall_seconds"] = json!((wall * 10.0).round() / 10.0);
+        println!("{}", serde_json::to_string(&out)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    lab::print_table(name, &f);
+    println!("{pairs} pairs scored in {model_seconds:.1} s of model time ({wall:.1} s wall)");
     Ok(ExitCode::SUCCESS)
 }
 

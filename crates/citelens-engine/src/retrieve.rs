@@ -1,0 +1,113 @@
+//! Candidate evidence by BM25 (the `bm25` crate's embedder and scorer) over a long document's
+//! sentences: the cheap first stage before the NLI model reranks a handful of them.
+//!
+//! Tokens are the engine's content words (the same normalisation the typed checks use) cut to
+//! their Porter2 stems, so "launched" finds "launch" and "studies" finds "study".
+
+use std::cell::RefCell;
+
+use bm25::{Embedder, EmbedderBuilder, Scorer, Tokenizer};
+use rust_stemmers::{Algorithm, Stemmer};
+
+use crate::checks;
+use crate::plan::{Retriever, Unit};
+
+/// Content words, stemmed.
+pub struct StemmedWords {
+    stemmer: Stemmer,
+}
+
+impl Default for StemmedWords {
+    fn default() -> Self {
+        StemmedWords { stemmer: Stemmer::create(Algorithm::English) }
+    }
+}
+
+impl Tokenizer for StemmedWords {
+    fn tokenize(&self, text: &str) -> Vec<String> {
+        checks::content_words(text).iter().map(|w| self.stemmer.stem(w).into_owned()).collect()
+    }
+}
+
+/// A BM25 index over one list of texts (a document's sentences), built once and searched per claim.
+pub struct Bm25Index {
+    embedder: Embedder<u32, StemmedWords>,
+    scorer: Scorer<usize, u32>,
+    len: usize,
+}
+
+impl Bm25Index {
+    pub fn new(texts: &[&str]) -> Bm25Index {
+        let embedder: Embedder<u32, StemmedWords> = EmbedderBuilder::with_tokenizer_and_fit_to_corpus(StemmedWords::default(), texts).build();
+        let mut scorer = Scorer::new();
+        for (i, t) in texts.iter().enumerate() {
+            scorer.upsert(&i, embedder.embed(t));
+        }
+        Bm25Index { embedder, scorer, len: texts.len() }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// At most `k` texts sharing a term with `query`, best first (ties: earlier text first, so the
+    /// same query always gives the same list).
+    pub fn search(&self, query: &str, k: usize) -> Vec<(usize, f32)> {
+        let mut hits: Vec<(usize, f32)> = self.scorer.matches(&self.embedder.embed(query)).into_iter().map(|d| (d.id, d.score)).collect();
+        hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        hits.truncate(k);
+        hits
+    }
+}
+
+/// The `Retriever` seam over BM25: indexes the units it is given (a document's sentences) once and
+/// reuses the index while the same units come back (every claim of an answer asks about the same
+/// document).
+#[derive(Default)]
+pub struct Bm25 {
+    cached: RefCell<Option<(Vec<String>, Bm25Index)>>,
+}
+
+impl Retriever for Bm25 {
+    fn retrieve(&self, units: &[Unit], claim: &str, k: usize) -> Vec<usize> {
+        let mut cached = self.cached.borrow_mut();
+        let same = cached.as_ref().is_some_and(|(texts, _)| texts.len() == units.len() && texts.iter().zip(units).all(|(t, u)| *t == u.resolved));
+        if !same {
+            let texts: Vec<&str> = units.iter().map(|u| u.resolved.as_str()).collect();
+            let index = Bm25Index::new(&texts);
+            *cached = Some((units.iter().map(|u| u.resolved.clone()).collect(), index));
+        }
+        cached.as_ref().map(|(_, index)| index.search(claim, k).into_iter().map(|(i, _)| i).collect()).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_the_sentence_sharing_rare_stemmed_terms_first() {
+        let texts = [
+            "The museum opened in 1901 and was enlarged twice.",
+            "Its collection includes paintings by Rembrandt.",
+            "The bridge was launched by the city council in 1998.",
+            "The city council meets every month.",
+        ];
+        let index = Bm25Index::new(&texts);
+        let hits = index.search("When did the council launch the bridge?", 3);
+        assert_eq!(hits[0].0, 2, "{hits:?}");
+        assert!(hits.iter().all(|h| h.0 != 1), "a sentence sharing no term is not a candidate: {hits:?}");
+        assert!(index.search("quantum chromodynamics", 3).is_empty());
+    }
+
+    #[test]
+    fn ties_break_by_position_and_k_bounds_the_list() {
+        let texts = ["Rain fell.", "Rain fell.", "Rain fell."];
+        let index = Bm25Index::new(&texts);
+        assert_eq!(index.search("rain", 2).iter().map(|h| h.0).collect::<Vec<_>>(), vec![0, 1]);
+    }
+}

@@ -53,6 +53,7 @@ def main():
     ap.add_argument("--model-dir", default=str(MODEL_DIR), help="where the int8 model, tokenizer and config go")
     ap.add_argument("--fixtures", default=str(FIXTURES), help="where the parity fixtures go (a scratch folder when screening)")
     ap.add_argument("--fourway", help="a training/fourway.py run: its branch becomes the model's second output")
+    ap.add_argument("--evidence", help="a training/evidence.py run: its branch becomes the model's `evidence` output")
     args = ap.parse_args()
     model_dir, fixtures = Path(args.model_dir), Path(args.fixtures)
     fixtures.mkdir(parents=True, exist_ok=True)
@@ -74,6 +75,10 @@ def main():
     if args.fourway:
         state.update(torch.load(Path(args.fourway) / "fourway.pt", map_location="cpu"))
         four_meta = json.loads((Path(args.fourway) / "fourway_meta.json").read_text())
+    evidence_meta = None
+    if args.evidence:
+        state.update(torch.load(Path(args.evidence) / "evidence.pt", map_location="cpu"))
+        evidence_meta = json.loads((Path(args.evidence) / "evidence_meta.json").read_text())
 
     fp32 = onnx_graph.build(state, cfg, quantize=False)
     int8 = onnx_graph.build(state, cfg, quantize=True)
@@ -103,6 +108,9 @@ def main():
     if four_meta:
         config["four_way_labels"] = ["supportive", "partially_supportive", "contradictory", "irrelevant"]
         config["four_way_temperature"] = four_meta["temperature"]
+    if evidence_meta:
+        config["evidence_labels"] = ["not_evidence", "evidence"]
+        config["evidence_temperature"] = evidence_meta["temperature"]
     (model_dir / "config.json").write_text(json.dumps(config, indent=2) + "\n")
 
     tok = train.make_tokenizer(model_dir / "tokenizer.json")

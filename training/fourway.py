@@ -44,8 +44,9 @@ ALLOWED = {
 class FourWay(nn.Module):
     """The frozen trunk (embeddings and the layers below the branch) and the trained branch."""
 
-    def __init__(self, base: CrossEncoder, branch: int):
+    def __init__(self, base: CrossEncoder, branch: int, n_labels: int = len(FOUR), prefix: str = "four"):
         super().__init__()
+        self.prefix = prefix
         self.base = base
         for p in self.base.parameters():
             p.requires_grad_(False)
@@ -53,7 +54,7 @@ class FourWay(nn.Module):
         self.start = n - branch
         self.layers = nn.ModuleList(copy.deepcopy(base.layers[i]) for i in range(self.start, n))
         self.pooler = copy.deepcopy(base.pooler)
-        self.classifier = nn.Linear(base.pooler.out_features, len(FOUR))
+        self.classifier = nn.Linear(base.pooler.out_features, n_labels)
         self.drop = nn.Dropout(0.1)
         for p in list(self.layers.parameters()) + list(self.pooler.parameters()) + list(self.classifier.parameters()):
             p.requires_grad_(True)
@@ -75,15 +76,15 @@ class FourWay(nn.Module):
         return self.classifier(self.drop(torch.tanh(self.pooler(x[:, 0]))))
 
     def state_for_export(self):
-        """The branch under `four.` names the ONNX builder reads."""
+        """The branch under `<prefix>.` names (`four.` for this head) the ONNX builder reads."""
         out = {}
         for i, layer in enumerate(self.layers):
             for k, v in layer.state_dict().items():
-                out[f"four.layers.{self.start + i}.{k}"] = v
+                out[f"{self.prefix}.layers.{self.start + i}.{k}"] = v
         for k, v in self.pooler.state_dict().items():
-            out[f"four.pooler.{k}"] = v
+            out[f"{self.prefix}.pooler.{k}"] = v
         for k, v in self.classifier.state_dict().items():
-            out[f"four.classifier.{k}"] = v
+            out[f"{self.prefix}.classifier.{k}"] = v
         return out
 
 

@@ -28,8 +28,8 @@ def state_from_onnx(path):
             out[key] = torch.from_numpy((arr.astype(np.float32) * inits[key + "_scale"][None, :]).T.copy())
         elif name == "word_q":
             out["word.weight"] = torch.from_numpy(arr.astype(np.float32) * inits["word_scale"][:, None])
-        elif name == "classifier":
-            out["classifier.weight"] = torch.from_numpy(arr.T.copy())
+        elif name == "classifier" or name.endswith(".classifier"):
+            out[name + ".weight"] = torch.from_numpy(arr.T.copy())
         elif name in ("position", "token_type"):
             out[name + ".weight"] = torch.from_numpy(arr.copy())
         elif name.endswith((".bias", ".weight")) and not name.endswith(("_scale", "_zp")):
@@ -41,6 +41,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--onnx", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--fourway-out", help="also write the four-way branch (fourway.pt, fourway_meta.json) here, for export.py --fourway")
     args = ap.parse_args()
     base = train.base_model_dir(Path(__file__).parent / ".cache")
     cfg = json.loads((base / "config.json").read_text())
@@ -57,6 +58,16 @@ def main():
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), args.out)
     print(f"wrote {args.out} ({len(want)} tensors)")
+    if args.fourway_out:
+        four = {k: v for k, v in state.items() if k.startswith("four.")}
+        if not four:
+            raise SystemExit("the ONNX file has no four-way branch")
+        out = Path(args.fourway_out)
+        out.mkdir(parents=True, exist_ok=True)
+        torch.save(four, out / "fourway.pt")
+        config = json.loads((Path(args.onnx).parent / "config.json").read_text())
+        (out / "fourway_meta.json").write_text(json.dumps({"temperature": config["four_way_temperature"], "from_onnx": args.onnx}, indent=2) + "\n")
+        print(f"wrote {out / 'fourway.pt'} ({len(four)} tensors)")
 
 
 if __name__ == "__main__":

@@ -104,20 +104,25 @@ class GraphBuilder:
             pooled = self.op("Tanh", [self.linear(cls, prefix + "pooler")])
             return self.linear(pooled, prefix + "classifier", quantize=False)
 
-        # The four-way branch (training/fourway.py), when the state has one: its own copies of the top
-        # layers, fed by the shared trunk below them.
-        branch = sorted({int(k.split(".")[2]) for k in self.state if k.startswith("four.layers.")})
-        at_branch = None
+        # Branches (training/fourway.py: the four-way head; training/evidence.py: the evidence head),
+        # when the state has them: their own copies of the top layers, fed by the shared trunk below.
+        branches = []
+        for prefix, name, n in (("four", "four_way", 4), ("evidence", "evidence", 2)):
+            layers = sorted({int(k.split(".")[2]) for k in self.state if k.startswith(prefix + ".layers.")})
+            if layers:
+                branches.append((prefix, name, n, layers))
+        starts = {}
         for i in range(c["num_hidden_layers"]):
-            if branch and i == branch[0]:
-                at_branch = x
+            for prefix, _, _, layers in branches:
+                if i == layers[0]:
+                    starts[prefix] = x
             x = layer(x, f"layers.{i}")
         outputs = [("logits", head(x, ""), 3)]
-        if branch:
-            y = at_branch
-            for i in branch:
-                y = layer(y, f"four.layers.{i}")
-            outputs.append(("four_way", head(y, "four."), 4))
+        for prefix, name, n, layers in branches:
+            y = starts[prefix]
+            for i in layers:
+                y = layer(y, f"{prefix}.layers.{i}")
+            outputs.append((name, head(y, prefix + "."), n))
         for name, value, _ in outputs:
             self.nodes.append(helper.make_node("Identity", [value], [name], name=name))
         dims = ["batch", "sequence"]

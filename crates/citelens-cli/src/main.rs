@@ -1,6 +1,7 @@
 //! `citelens`: the command line over citelens' engine.
 
 mod bench;
+mod doc_bench;
 mod doc_text;
 mod generate;
 mod model_dir;
@@ -35,6 +36,8 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// The whole-sentence (evidence, sentence) pairs of a labelled data set, with gold: training rows for the four-way head.
     Pairs(pairs_cmd::PairsArgs),
+    /// Time one answer against one long document (after the model is loaded): in all, in the model, in the engine.
+    DocBench(doc_bench::DocBenchArgs),
     /// Print the JSON Schema of the `verify` input document.
     Schema,
 }
@@ -54,6 +57,7 @@ fn main() -> std::process::ExitCode {
         Command::NliBench(args) => nli_bench::run(args),
         Command::Verify(args) => verify_cmd::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::DocBench(args) => doc_bench::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Pairs(args) => pairs_cmd::run(args),
         Command::Schema => {

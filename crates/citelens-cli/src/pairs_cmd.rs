@@ -23,6 +23,9 @@ pub struct PairsArgs {
     out: PathBuf,
     #[arg(long)]
     limit: Option<usize>,
+    /// Evidence Inference: which article ids (train for training rows).
+    #[arg(long, value_enum, default_value = "train")]
+    split: crate::bench::lab::Split,
 }
 
 /// The gold label as the trainer reads it: a category, or the set of categories a coarser label allows.
@@ -38,6 +41,9 @@ fn gold_name(g: Gold) -> &'static str {
 }
 
 pub fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
+    if matches!(args.dataset, Dataset::LabWice | Dataset::EvidenceInference) {
+        return evidence_pairs(&args);
+    }
     let (examples, skipped) = datasets::load(args.dataset, &args.input, args.limit)?;
     let caps = Caps { max_citation_chars: 400_000, max_citations: 64, ..Caps::default() };
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?);
@@ -55,5 +61,65 @@ pub fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     println!("{written} pairs from {} examples ({skipped} rows skipped, {refused} refused by the caps) written to {}", examples.len(), args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Long documents: each claim's BM25 candidates (round one of the engine, the same code as at
+/// inference) against the claim, labelled `evidence` when the annotators marked the sentence, else
+/// `not_evidence`; annotated sentences BM25 missed are added as `evidence`. Training rows for the
+/// evidence head.
+fn evidence_pairs(args: &PairsArgs) -> anyhow::Result<ExitCode> {
+    use crate::bench::lab;
+    use citelens_engine::DocumentStage;
+    let examples = if args.dataset == Dataset::LabWice {
+        lab::load_wice(&args.input, args.limit)?
+    } else {
+        lab::load_evidence_inference(&args.input, args.split, args.limit)?
+    };
+    let caps = Caps::default();
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?);
+    let (mut positives, mut negatives, mut refused) = (0, 0, 0);
+    for ex in &examples {
+        let Ok(plan) = Plan::with_stage(&ex.input, &caps, &WordOverlap, false, DocumentStage::Candidates { joint: false }) else {
+            refused += 1;
+            continue;
+        };
+        // Sentence-level gold where the set has it (Evidence Inference), else its units (WiCE's sentences).
+        let (starts, gold) = match &ex.sentence_starts {
+            Some(s) => (s.as_slice(), &ex.gold_sentences),
+            None => (ex.unit_starts.as_slice(), &ex.gold_units),
+        };
+        let gold: std::collections::BTreeSet<usize> = gold.iter().flatten().copied().collect();
+        let Some(src) = plan.sources.first() else { continue };
+        let unit_of = |u: usize| src.units[u].chars.and_then(|(s, _)| starts.partition_point(|&x| x <= s).checked_sub(1));
+        for w in &plan.sentences {
+            for c in &w.claims {
+                let mut seen = std::collections::BTreeSet::new();
+                let candidates = c.candidates.iter().flat_map(|d| d.units.iter().map(|u| u.0));
+                // Annotated sentences BM25 did not hand over are positives too.
+                let missed = (0..src.units.len()).filter(|&u| unit_of(u).is_some_and(|g| gold.contains(&g)));
+                for u in candidates.chain(missed) {
+                    if !seen.insert(u) {
+                        continue;
+                    }
+                    let is_gold = unit_of(u).is_some_and(|g| gold.contains(&g));
+                    let label = if is_gold { "evidence" } else { "not_evidence" };
+                    writeln!(out, "{}", json!({"premise": src.units[u].resolved, "hypothesis": c.claim.text, "gold": label}))?;
+                    if is_gold {
+                        positives += 1;
+                    } else {
+                        negatives += 1;
+                    }
+                }
+            }
+        }
+    }
+    out.flush()?;
+    println!(
+        "{} pairs ({positives} evidence, {negatives} not) from {} claims ({refused} refused) written to {}",
+        positives + negatives,
+        examples.len(),
+        args.out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -115,3 +115,44 @@ fn bench_score_cache_gives_the_same_figures_without_scoring_again() {
     assert_eq!(lines.len(), 9);
     assert!(lines.iter().all(|l| l["gold"].is_string() && l["report"]["overall"]["category"].is_string()));
 }
+
+#[test]
+fn verify_finds_evidence_in_an_html_document_post_hoc() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("page.html");
+    let mut html = String::from("<!DOCTYPE html><html><head><script>alert(1)</script></head><body><h1>The Aarhus museum</h1>");
+    for i in 0..60 {
+        html += &format!("<p>Room {i} of the museum shows old maps and globes from the harbour archive.</p>");
+        if i == 30 {
+            html += "<p>The museum was founded in 1887 by the city of Aarhus.</p>";
+        }
+    }
+    html += "</body></html>";
+    std::fs::write(&page, &html).unwrap();
+    let input = dir.path().join("answer.json");
+    std::fs::write(&input, r#"{"answer": "The museum was founded in 1887. The museum does not say who designed its roof."}"#).unwrap();
+    let out = citelens().args(["verify", "--input", input.to_str().unwrap(), "--document", page.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first = &r["sentences"][0];
+    assert_eq!(first["citations"][0], "1", "post hoc: the sentence is checked against the document");
+    assert_eq!(first["verdict"]["category"], "supportive", "{first}");
+    let ev = &first["claims"][0]["evidence"][0];
+    assert!(ev["text"].as_str().unwrap().contains("founded in 1887"), "{ev}");
+    assert!(ev["start"].as_u64().unwrap() > 100, "offsets point into the document");
+    // "The museum does not say ..." is not an abstention about the document, and is checked as a claim.
+    assert!(!r["findings"].as_array().unwrap().iter().any(|f| f["message"].as_str().unwrap_or("").contains("alert")));
+}
+
+#[test]
+fn verify_names_a_pdf_without_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("scan.pdf");
+    std::fs::write(&pdf, b"%PDF-1.4\nnot a pdf at all").unwrap();
+    let input = dir.path().join("answer.json");
+    std::fs::write(&input, r#"{"answer": "The museum was founded in 1887."}"#).unwrap();
+    let out = citelens().args(["verify", "--input", input.to_str().unwrap(), "--document", pdf.to_str().unwrap()]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("scan.pdf") && err.contains("PDF"), "{err}");
+}

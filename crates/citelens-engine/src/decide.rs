@@ -253,7 +253,7 @@ mod tests {
     use crate::checks;
 
     fn probs(e: f32, c: f32) -> Probs {
-        Probs { entailment: e, neutral: 1.0 - e - c, contradiction: c, four_way: None }
+        Probs { entailment: e, neutral: 1.0 - e - c, contradiction: c, four_way: None, evidence: None }
     }
 
     fn decide(claim: &str, evidence: &str, p: Probs, probes: &[Option<(f32, f32)>]) -> Decision {

@@ -161,8 +161,10 @@ pub struct Plan {
 
 /// Where a verification with long documents stands (see `evidence`).
 pub enum DocumentStage {
-    /// Round one: each claim's candidate sentences from each cited document, to be scored.
-    Candidates,
+    /// Round one: each claim's candidate sentences from each cited document, to be scored; with
+    /// `joint`, the top candidates read together too (the NLI head's way to find evidence spread
+    /// over sentences; a model with the evidence head ranks without it).
+    Candidates { joint: bool },
     /// Round two (and every plan without documents): read the evidence chosen from round one.
     Chosen(ChosenEvidence),
 }
@@ -283,9 +285,9 @@ impl Plan {
             }
         }
 
-        let (chosen, candidates_only) = match stage {
-            DocumentStage::Candidates => (ChosenEvidence::default(), true),
-            DocumentStage::Chosen(c) => (c, false),
+        let (chosen, candidates_only, joint_candidates) = match stage {
+            DocumentStage::Candidates { joint } => (ChosenEvidence::default(), true, joint),
+            DocumentStage::Chosen(c) => (c, false, false),
         };
         let mut plan = Plan {
             input: input.clone(),
@@ -315,7 +317,7 @@ impl Plan {
         for (si, mut w) in sentences.into_iter().enumerate() {
             let sentence_text = plan.clean.text[w.piece.start..w.piece.end].to_string();
             if !w.cited.is_empty() {
-                plan.plan_claims(si, &mut w, &discourse, retriever, whole, &indexes);
+                plan.plan_claims(si, &mut w, &discourse, retriever, whole, (&indexes, joint_candidates));
             }
             // The referent for the next sentence, read with this one's pronoun resolved.
             match w.claims.first() {
@@ -339,7 +341,15 @@ impl Plan {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn plan_claims(&mut self, si: usize, w: &mut SentencePlan, discourse: &Discourse, retriever: &dyn Retriever, whole: bool, indexes: &HashMap<usize, Bm25Index>) {
+    fn plan_claims(
+        &mut self,
+        si: usize,
+        w: &mut SentencePlan,
+        discourse: &Discourse,
+        retriever: &dyn Retriever,
+        whole: bool,
+        (indexes, joint_candidates): (&HashMap<usize, Bm25Index>, bool),
+    ) {
         let sentence = &self.clean.text[w.piece.start..w.piece.end];
         if abstain::is_abstention(sentence) {
             let query = if self.question.trim().is_empty() { abstain::asked_about(sentence) } else { self.question.clone() };
@@ -366,7 +376,7 @@ impl Plan {
                         hits.iter().map(|&u| (u, self.ask(&self.sources[ix].units[u].resolved.clone(), &claim.text))).collect();
                     let mut top: Vec<usize> = hits.iter().copied().take(evidence::JOINT_CANDIDATES).collect();
                     top.sort_unstable();
-                    let joint = (top.len() > 1).then(|| {
+                    let joint = (joint_candidates && top.len() > 1).then(|| {
                         let premise = join_passages(&top.iter().map(|&u| self.sources[ix].units[u].resolved.clone()).collect::<Vec<_>>());
                         (top.clone(), self.ask(&premise, &claim.text))
                     });
@@ -609,7 +619,7 @@ impl Scores {
 
     /// The answer to pair `i`; a pair the model refused (too long, empty) counts as fully neutral.
     pub fn get(&self, i: PairId) -> Probs {
-        self.results.get(i).copied().flatten().unwrap_or(Probs { entailment: 0.0, neutral: 1.0, contradiction: 0.0, four_way: None })
+        self.results.get(i).copied().flatten().unwrap_or(Probs { entailment: 0.0, neutral: 1.0, contradiction: 0.0, four_way: None, evidence: None })
     }
 }
 
@@ -621,12 +631,12 @@ fn source_of(c: &Citation, question: &Discourse) -> Source {
     if let Some(text) = c.document.as_deref().filter(|t| !t.trim().is_empty()) {
         // Checked with the input; a document that fails here gives no units rather than a panic.
         let spans: Vec<(usize, usize)> = Document::new(text).map(|d| d.sentences.iter().map(|s| s.bytes).collect()).unwrap_or_default();
-        let units = resolved_units(text, &spans, c.title.as_deref(), question);
+        let units = resolved_units(text, &spans, c.title.as_deref(), question, true);
         return Source { citation: c.clone(), premise: String::new(), units, is_document: true };
     }
     if let Some(text) = c.text.as_deref().filter(|t| !t.trim().is_empty()) {
         let spans: Vec<(usize, usize)> = segment::sentences(text).into_iter().map(|p| (p.start, p.end)).collect();
-        let units = resolved_units(text, &spans, c.title.as_deref(), question);
+        let units = resolved_units(text, &spans, c.title.as_deref(), question, false);
         let premise = match c.title.as_deref().filter(|t| !t.trim().is_empty()) {
             Some(title) if !text.starts_with(title) => format!("{title}. {text}"),
             _ => text.to_string(),
@@ -651,7 +661,11 @@ fn source_of(c: &Citation, question: &Discourse) -> Source {
 /// resolved as the answer's are: "It carries pedestrians" says nothing about the bridge to a model
 /// that reads it alone. A cited passage is usually about the question's subject, so that is where
 /// its "It" starts.
-fn resolved_units(text: &str, spans: &[(usize, usize)], title: Option<&str>, question: &Discourse) -> Vec<Unit> {
+///
+/// In a long document (`pronouns_only`) only pronouns are resolved: hundreds of sentences from the
+/// title, "The museum" is as likely a room of it as the title's museum, and a wrong referent reads as
+/// a contradiction.
+fn resolved_units(text: &str, spans: &[(usize, usize)], title: Option<&str>, question: &Discourse, pronouns_only: bool) -> Vec<Unit> {
     let mut discourse = question.clone();
     let mut own_discourse = Discourse::default();
     if let Some(title) = title {
@@ -659,6 +673,7 @@ fn resolved_units(text: &str, spans: &[(usize, usize)], title: Option<&str>, que
         own_discourse.update(title);
     }
     let read = |d: &Discourse, s: &str| match d.resolve(s) {
+        Some(_) if pronouns_only && (s.starts_with("The ") || s.starts_with("This ")) => s.to_string(),
         Some((end, by)) => format!("{by}{}", &s[end..]),
         None => s.to_string(),
     };

@@ -83,6 +83,10 @@ pub struct Probs {
     /// irrelevant), when the model has one: read in the same pass as the three NLI labels.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub four_way: Option<[f32; 4]>,
+    /// The evidence head's probability that the premise is evidence for the claim (states, partly
+    /// states or denies it), when the model has one: ranks a long document's sentences.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<f32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -12,6 +12,10 @@ pub trait Scorer {
     fn has_four_way(&self) -> bool {
         false
     }
+    /// Its answers carry the evidence head's probability (`Probs::evidence`).
+    fn has_evidence(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(feature = "nli")]
@@ -28,6 +32,7 @@ impl Scorer for NliModel {
                     neutral: p.probabilities.neutral,
                     contradiction: p.probabilities.contradiction,
                     four_way: p.four_way,
+                    evidence: p.evidence,
                 })
                 .map_err(|e| e.to_string())
             })
@@ -40,6 +45,10 @@ impl Scorer for NliModel {
 
     fn has_four_way(&self) -> bool {
         NliModel::has_four_way(self)
+    }
+
+    fn has_evidence(&self) -> bool {
+        NliModel::has_evidence(self)
     }
 }
 

@@ -42,7 +42,7 @@ impl<S: Scorer> Engine<S> {
         if !Plan::has_documents(input) {
             return Plan::with_whole_sentences(input, &self.caps, &WordOverlap, whole);
         }
-        let first = Plan::with_stage(input, &self.caps, &WordOverlap, whole, DocumentStage::Candidates)?;
+        let first = Plan::with_stage(input, &self.caps, &WordOverlap, whole, DocumentStage::Candidates { joint: !self.scorer.has_evidence() })?;
         let scores = first.score(&self.scorer);
         let chosen = first.choose_evidence(&scores, &self.thresholds);
         let mut plan = Plan::with_stage(input, &self.caps, &WordOverlap, whole, DocumentStage::Chosen(chosen))?;

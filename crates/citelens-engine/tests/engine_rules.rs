@@ -5,9 +5,9 @@ use citelens_engine::{input_schema, Caps, Category, Citation, ClaimStatus, Engin
 /// Answers by the first rule whose words the hypothesis contains; neutral otherwise.
 struct Scripted(Vec<(&'static str, Probs)>);
 
-const ENT: Probs = Probs { entailment: 0.95, neutral: 0.03, contradiction: 0.02, four_way: None };
-const CON: Probs = Probs { entailment: 0.01, neutral: 0.02, contradiction: 0.97, four_way: None };
-const NEU: Probs = Probs { entailment: 0.05, neutral: 0.9, contradiction: 0.05, four_way: None };
+const ENT: Probs = Probs { entailment: 0.95, neutral: 0.03, contradiction: 0.02, four_way: None, evidence: None };
+const CON: Probs = Probs { entailment: 0.01, neutral: 0.02, contradiction: 0.97, four_way: None, evidence: None };
+const NEU: Probs = Probs { entailment: 0.05, neutral: 0.9, contradiction: 0.05, four_way: None, evidence: None };
 
 impl Scorer for Scripted {
     fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
@@ -229,7 +229,7 @@ fn long_answers_stream_in_bounded_steps() {
 #[test]
 fn entailment_is_weighed_by_word_coverage() {
     // The same P(entailment) 0.6 for both claims; only the words the passage contains differ.
-    let mid = Probs { entailment: 0.6, neutral: 0.3, contradiction: 0.1, four_way: None };
+    let mid = Probs { entailment: 0.6, neutral: 0.3, contradiction: 0.1, four_way: None, evidence: None };
     let mut e = Engine::new(Scripted(vec![("Lovelace", mid)]));
     let passage = ("1", "Ada Lovelace wrote notes on the Analytical Engine in 1843.");
     let r = e.verify(&doc("Ada Lovelace wrote notes on the Analytical Engine [1].", &[passage])).unwrap();

@@ -5,9 +5,9 @@ use std::cell::RefCell;
 
 use citelens_engine::{Category, Citation, DocumentError, Engine, EngineError, Input, Probs, Scorer};
 
-const ENT: Probs = Probs { entailment: 0.95, neutral: 0.03, contradiction: 0.02, four_way: None };
-const CON: Probs = Probs { entailment: 0.01, neutral: 0.02, contradiction: 0.97, four_way: None };
-const NEU: Probs = Probs { entailment: 0.02, neutral: 0.96, contradiction: 0.02, four_way: None };
+const ENT: Probs = Probs { entailment: 0.95, neutral: 0.03, contradiction: 0.02, four_way: None, evidence: None };
+const CON: Probs = Probs { entailment: 0.01, neutral: 0.02, contradiction: 0.97, four_way: None, evidence: None };
+const NEU: Probs = Probs { entailment: 0.02, neutral: 0.96, contradiction: 0.02, four_way: None, evidence: None };
 
 /// Answers by the first rule whose premise and hypothesis words both occur; neutral otherwise.
 /// Counts the pairs it is asked.

@@ -7,6 +7,8 @@ use crate::error::{NliError, Result};
 pub const LABELS: [&str; 3] = ["entailment", "neutral", "contradiction"];
 /// The four-way head's labels (CAQA's categories), in output order.
 pub const FOUR_WAY_LABELS: [&str; 4] = ["supportive", "partially_supportive", "contradictory", "irrelevant"];
+/// The evidence head's labels, in output order.
+pub const EVIDENCE_LABELS: [&str; 2] = ["not_evidence", "evidence"];
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ModelConfig {
@@ -26,6 +28,12 @@ pub struct ModelConfig {
     /// Temperature of the four-way head (a second output), fitted as the NLI one is.
     #[serde(default = "default_temperature")]
     pub four_way_temperature: f32,
+    /// The evidence output's labels, when the model has that head: not_evidence, evidence.
+    #[serde(default)]
+    pub evidence_labels: Option<Vec<String>>,
+    /// Temperature of the evidence head.
+    #[serde(default = "default_temperature")]
+    pub evidence_temperature: f32,
     /// Tokens shared by consecutive windows of a long premise.
     #[serde(default = "default_overlap")]
     pub window_overlap_tokens: usize,
@@ -82,6 +90,11 @@ impl ModelConfig {
         if let Some(l) = &self.four_way_labels {
             if l.iter().map(String::as_str).ne(FOUR_WAY_LABELS) {
                 return Err(NliError::Config(format!("four_way_labels must be {FOUR_WAY_LABELS:?}, found {l:?}")));
+            }
+        }
+        if let Some(l) = &self.evidence_labels {
+            if l.iter().map(String::as_str).ne(EVIDENCE_LABELS) {
+                return Err(NliError::Config(format!("evidence_labels must be {EVIDENCE_LABELS:?}, found {l:?}")));
             }
         }
         if self.labels.iter().map(String::as_str).ne(LABELS) {

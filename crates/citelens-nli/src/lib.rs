@@ -58,6 +58,10 @@ pub struct Prediction {
     /// irrelevant) on the deciding window, when the model has that head.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub four_way: Option<[f32; 4]>,
+    /// The evidence head's probability that the premise is evidence for the hypothesis (states,
+    /// partly states or denies it; the most of any window), when the model has that head.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<f32>,
     /// Raw logits of the deciding window (entailment, neutral, contradiction).
     pub logits: [f32; 3],
     /// The premise window that decided the verdict.
@@ -97,6 +101,11 @@ impl NliModel {
     /// The model has the four-way head (a second output).
     pub fn has_four_way(&self) -> bool {
         self.runtime.has_four_way()
+    }
+
+    /// The model has the evidence head (an `evidence` output).
+    pub fn has_evidence(&self) -> bool {
+        self.runtime.has_evidence()
     }
 
     /// Scores one pair.
@@ -146,7 +155,7 @@ impl NliModel {
                 let scored: Vec<(Window, runtime::RowLogits)> = windows
                     .into_iter()
                     .zip(logits[i].drain(..))
-                    .map(|((_, w), l)| (w, l.unwrap_or(runtime::RowLogits { nli: vec![0.0; 3], four_way: None })))
+                    .map(|((_, w), l)| (w, l.unwrap_or(runtime::RowLogits { nli: vec![0.0; 3], four_way: None, evidence: None })))
                     .collect();
                 Ok(self.decide(scored))
             })
@@ -192,6 +201,11 @@ impl NliModel {
             let p = softmax(f, self.config.four_way_temperature);
             [p[0], p[1], p[2], p[3]]
         });
-        Prediction { probabilities: probs[pick], four_way, logits: [l.nli[0], l.nli[1], l.nli[2]], window: *window }
+        // Evidence anywhere in the premise is evidence: the most of any window.
+        let evidence = scored
+            .iter()
+            .filter_map(|(_, l)| l.evidence.as_deref().map(|e| softmax(e, self.config.evidence_temperature)[1]))
+            .fold(None, |best: Option<f32>, p| Some(best.map_or(p, |b| b.max(p))));
+        Prediction { probabilities: probs[pick], four_way, evidence, logits: [l.nli[0], l.nli[1], l.nli[2]], window: *window }
     }
 }

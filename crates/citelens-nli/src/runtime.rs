@@ -10,16 +10,20 @@ use crate::tokenize::Sequence;
 
 pub const INPUT_NAMES: [&str; 3] = ["input_ids", "attention_mask", "token_type_ids"];
 
-/// Labels of the optional second output: CAQA's four categories.
+/// Labels of the optional `four_way` output: CAQA's four categories.
 pub const FOUR_WAY_LABELS: usize = 4;
+/// Labels of the optional `evidence` output: not evidence, evidence.
+pub const EVIDENCE_LABELS: usize = 2;
 
 pub struct Runtime {
     plan: Arc<TypedRunnableModel>,
     /// Position of each of INPUT_NAMES among the model's inputs.
     order: [usize; 3],
     labels: usize,
-    /// The graph has a second output: the four-way head's logits.
-    four_way: bool,
+    /// Position of the four-way head's logits among the outputs, when the graph has that head.
+    four_way: Option<usize>,
+    /// Position of the evidence head's logits, when the graph has that head.
+    evidence: Option<usize>,
 }
 
 /// One row's outputs.
@@ -27,6 +31,7 @@ pub struct Runtime {
 pub struct RowLogits {
     pub nli: Vec<f32>,
     pub four_way: Option<Vec<f32>>,
+    pub evidence: Option<Vec<f32>>,
 }
 
 impl Runtime {
@@ -47,8 +52,10 @@ impl Runtime {
             found: found.clone(),
             labels,
         };
-        let outputs = model.output_outlets().map_err(load)?.len();
-        if found.len() != INPUT_NAMES.len() || !(1..=2).contains(&outputs) {
+        let output_names: Vec<String> =
+            model.output_outlets().map_err(load)?.iter().map(|o| model.node(o.node).name.clone()).collect();
+        let outputs = output_names.len();
+        if found.len() != INPUT_NAMES.len() || !(1..=3).contains(&outputs) {
             return Err(wrong());
         }
         let mut order = [0; 3];
@@ -67,18 +74,32 @@ impl Runtime {
         if out_shape.len() != 2 || out_shape[1] != TDim::from(labels as i64) {
             return Err(wrong());
         }
-        if outputs == 2 {
-            let four = typed.output_fact(1).map_err(load)?.shape.to_tvec();
-            if four.len() != 2 || four[1] != TDim::from(FOUR_WAY_LABELS as i64) {
-                return Err(wrong());
+        // Heads by output name; an unnamed second output is the four-way head (models exported
+        // before the evidence head).
+        let named = |n: &str| output_names.iter().position(|x| x == n);
+        let evidence = named("evidence");
+        let four_way = named("four_way").or_else(|| (outputs == 2 && evidence.is_none()).then_some(1));
+        if outputs > 1 + four_way.is_some() as usize + evidence.is_some() as usize {
+            return Err(wrong());
+        }
+        for (ix, width) in [(four_way, FOUR_WAY_LABELS), (evidence, EVIDENCE_LABELS)] {
+            if let Some(ix) = ix {
+                let shape = typed.output_fact(ix).map_err(load)?.shape.to_tvec();
+                if shape.len() != 2 || shape[1] != TDim::from(width as i64) {
+                    return Err(wrong());
+                }
             }
         }
         let plan = typed.into_optimized().map_err(load)?.into_runnable().map_err(load)?;
-        Ok(Runtime { plan, order, labels, four_way: outputs == 2 })
+        Ok(Runtime { plan, order, labels, four_way, evidence })
     }
 
     pub fn has_four_way(&self) -> bool {
-        self.four_way
+        self.four_way.is_some()
+    }
+
+    pub fn has_evidence(&self) -> bool {
+        self.evidence.is_some()
     }
 
     /// NLI logits for each sequence (the four-way head's, if any, are dropped).
@@ -115,15 +136,16 @@ impl Runtime {
             return Err(NliError::Inference(format!("logits have shape {:?}", view.shape())));
         }
         let nli: Vec<Vec<f32>> = view.outer_iter().map(|row| row.iter().copied().collect()).collect();
-        let four: Vec<Option<Vec<f32>>> = if self.four_way {
-            let v = out[1].to_plain_array_view::<f32>().map_err(fail)?;
-            if v.shape() != [rows.len(), FOUR_WAY_LABELS] {
-                return Err(NliError::Inference(format!("four-way logits have shape {:?}", v.shape())));
+        let head = |ix: Option<usize>, width: usize, what: &str| -> Result<Vec<Option<Vec<f32>>>> {
+            let Some(ix) = ix else { return Ok(vec![None; rows.len()]) };
+            let v = out[ix].to_plain_array_view::<f32>().map_err(fail)?;
+            if v.shape() != [rows.len(), width] {
+                return Err(NliError::Inference(format!("{what} logits have shape {:?}", v.shape())));
             }
-            v.outer_iter().map(|row| Some(row.iter().copied().collect())).collect()
-        } else {
-            vec![None; rows.len()]
+            Ok(v.outer_iter().map(|row| Some(row.iter().copied().collect())).collect())
         };
-        Ok(nli.into_iter().zip(four).map(|(nli, four_way)| RowLogits { nli, four_way }).collect())
+        let four = head(self.four_way, FOUR_WAY_LABELS, "four-way")?;
+        let evidence = head(self.evidence, EVIDENCE_LABELS, "evidence")?;
+        Ok(nli.into_iter().zip(four).zip(evidence).map(|((nli, four_way), evidence)| RowLogits { nli, four_way, evidence }).collect())
     }
 }

@@ -151,7 +151,8 @@ impl Verifier {
     }
 
     /// Scores `[[premise, hypothesis], ...]`: `[[entailment, neutral, contradiction] | null, ...]`,
-    /// followed by the four-way head's four probabilities when the model has that head.
+    /// followed by the four-way head's four probabilities and the evidence head's one when the model
+    /// has those heads.
     pub fn score(&self, pairs: &str) -> Result<String, JsError> {
         let pairs: Vec<(String, String)> = serde_json::from_str(pairs).map_err(js_err)?;
         let refs: Vec<(&str, &str)> = pairs.iter().map(|(p, h)| (p.as_str(), h.as_str())).collect();
@@ -160,22 +161,36 @@ impl Verifier {
             .scorer
             .score(&refs)
             .into_iter()
-            .map(|r| r.ok().map(|p| [p.entailment, p.neutral, p.contradiction].into_iter().chain(p.four_way.into_iter().flatten()).collect()))
+            .map(|r| {
+                r.ok().map(|p| {
+                    [p.entailment, p.neutral, p.contradiction].into_iter().chain(p.four_way.into_iter().flatten()).chain(p.evidence).collect()
+                })
+            })
             .collect();
         serde_json::to_string(&out).map_err(js_err)
     }
 
     /// The report of the first `upto` sentences of `input` (all when `upto` is absent) from
-    /// `[[premise, hypothesis, [e, n, c] or [e, n, c, four-way ×4]], ...]` scored by `score`. Reuses the plan `prepare` made
+    /// `[[premise, hypothesis, [e, n, c] (+ four-way ×4) (+ evidence)], ...]` scored by `score`. Reuses the plan `prepare` made
     /// for the same input; plans afresh otherwise.
     pub fn assemble(&self, input: &str, scores: &str, upto: Option<u32>) -> Result<String, JsError> {
         let rows: Vec<(String, String, Vec<f32>)> = serde_json::from_str(scores).map_err(js_err)?;
         let mut table = std::collections::HashMap::new();
         for (p, h, v) in rows {
             let probs = match v.as_slice() {
-                [e, n, c] => citelens_engine::Probs { entailment: *e, neutral: *n, contradiction: *c, four_way: None },
-                [e, n, c, s, ps, cs, i] => citelens_engine::Probs { entailment: *e, neutral: *n, contradiction: *c, four_way: Some([*s, *ps, *cs, *i]) },
-                other => return Err(JsError::new(&format!("a score has {} numbers; 3 or 7 expected", other.len()))),
+                [e, n, c] => citelens_engine::Probs { entailment: *e, neutral: *n, contradiction: *c, four_way: None, evidence: None },
+                [e, n, c, ev] => citelens_engine::Probs { entailment: *e, neutral: *n, contradiction: *c, four_way: None, evidence: Some(*ev) },
+                [e, n, c, s, ps, cs, i] => {
+                    citelens_engine::Probs { entailment: *e, neutral: *n, contradiction: *c, four_way: Some([*s, *ps, *cs, *i]), evidence: None }
+                }
+                [e, n, c, s, ps, cs, i, ev] => citelens_engine::Probs {
+                    entailment: *e,
+                    neutral: *n,
+                    contradiction: *c,
+                    four_way: Some([*s, *ps, *cs, *i]),
+                    evidence: Some(*ev),
+                },
+                other => return Err(JsError::new(&format!("a score has {} numbers; 3, 4, 7 or 8 expected", other.len()))),
             };
             table.insert((p, h), probs);
         }

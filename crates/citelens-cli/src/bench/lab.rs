@@ -22,6 +22,8 @@ use super::metrics::Scores;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Split {
+    /// Training rows only (`citelens pairs`): never scored.
+    Train,
     Validation,
     Test,
 }
@@ -112,6 +114,7 @@ fn clean_field(s: &str) -> String {
 
 pub fn load_evidence_inference(dir: &Path, split: Split, limit: Option<usize>) -> anyhow::Result<Vec<LabExample>> {
     let name = match split {
+        Split::Train => "train",
         Split::Validation => "validation",
         Split::Test => "test",
     };
@@ -346,21 +349,38 @@ pub fn readings<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabE
 }
 
 /// Round one of every example (candidates scored), kept for sweeping the evidence bars.
-pub fn sweep<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabExample], bar: &indicatif::ProgressBar) -> anyhow::Result<()> {
+/// Every row goes to `out` when given (EF1, sentence EF1, max, entailment, head or relevance, floor,
+/// rank weight per line), for choosing bars across data sets.
+pub fn sweep<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabExample], bar: &indicatif::ProgressBar, out: Option<&Path>) -> anyhow::Result<()> {
     use citelens_engine::{DocumentStage, Plan, Thresholds, WordOverlap};
     let mut rounds = Vec::new();
     for ex in examples {
-        let first = Plan::with_stage(&ex.input, &engine.caps, &WordOverlap, false, DocumentStage::Candidates)?;
+        let first = Plan::with_stage(&ex.input, &engine.caps, &WordOverlap, false, DocumentStage::Candidates { joint: !engine.scorer.has_evidence() })?;
         let scores = first.score(&engine.scorer);
         rounds.push((first, scores));
         bar.inc(1);
     }
     bar.finish_and_clear();
     let mut rows = Vec::new();
-    for max in [1usize, 2, 3, 4] {
-        for e in [0.3f32, 0.4, 0.5, 0.6, 0.7, 0.8] {
-            for r in [0.5f32, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 1.01] {
-                let t = Thresholds { evidence_entailment: e, evidence_relevance: r, evidence_max: max, ..engine.thresholds };
+    // With the evidence head the third bar is the head's; without it, 1 − P(neutral).
+    let head = rounds.iter().any(|(plan, scores)| plan.pairs().iter().enumerate().any(|(i, _)| scores.get(i).evidence.is_some()));
+    let floors: &[f32] = if head { &[0.0, 0.1, 0.2] } else { &[0.0] };
+    let weights: &[f32] = if head { &[0.0, 0.1, 0.2, 0.3, 0.5, 0.8] } else { &[0.0] };
+    for (max, &floor, &w) in [1usize, 2, 3].into_iter().flat_map(|m| floors.iter().flat_map(move |f| weights.iter().map(move |w| (m, f, w)))) {
+        for e in [0.5f32, 0.7, 1.01] {
+            for r in [0.2f32, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 1.01] {
+                let t = if head {
+                    Thresholds {
+                        evidence_entailment: e,
+                        evidence_head: r.min(1.0),
+                        evidence_floor: floor,
+                        evidence_max: max,
+                        evidence_rank_weight: w,
+                        ..engine.thresholds
+                    }
+                } else {
+                    Thresholds { evidence_entailment: e, evidence_relevance: r, evidence_max: max, ..engine.thresholds }
+                };
                 let (mut ef1, mut sef1) = (0.0, 0.0);
                 for (ex, (plan, scores)) in examples.iter().zip(&rounds) {
                     let chosen = plan.choose_evidence(scores, &t);
@@ -380,17 +400,15 @@ pub fn sweep<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabExam
                     }
                 }
                 let n = examples.len() as f64;
-                rows.push((ef1 / n * 100.0, sef1 / n * 100.0, max, e, r));
+                rows.push((ef1 / n * 100.0, sef1 / n * 100.0, max, e, r, floor, w));
             }
         }
     }
     // Fixed policies beside the grid: retrieval alone, the model's single best, and the best any
     // single candidate could do (how much retrieval leaves to rerank).
-    let irrelevant = |p: &citelens_engine::Probs| p.four_way.map_or(1.0, |f| f[3]);
-    let policies: [(&str, &dyn Fn(&[(usize, citelens_engine::Probs)], &LabExample, &dyn Fn(usize) -> usize) -> Vec<usize>); 8] = [
-        ("four-way: least irrelevant", &|c, _, _| c.iter().min_by(|a, b| irrelevant(&a.1).total_cmp(&irrelevant(&b.1))).map(|x| x.0).into_iter().collect()),
-        ("four-way: most supportive+contra", &|c, _, _| c.iter().max_by(|a, b| { let f = |p: &citelens_engine::Probs| p.four_way.map_or(0.0, |f| f[0] + f[2]); f(&a.1).total_cmp(&f(&b.1)) }).map(|x| x.0).into_iter().collect()),
-        ("least neutral among BM25 top 3", &|c, _, _| c.iter().take(3).min_by(|a, b| a.1.neutral.total_cmp(&b.1.neutral)).map(|x| x.0).into_iter().collect()),
+    let ev = |p: &citelens_engine::Probs| p.evidence.unwrap_or(0.0);
+    let policies: [(&str, &dyn Fn(&[(usize, citelens_engine::Probs)], &LabExample, &dyn Fn(usize) -> usize) -> Vec<usize>); 6] = [
+        ("evidence head: best", &|c, _, _| c.iter().max_by(|a, b| ev(&a.1).total_cmp(&ev(&b.1))).map(|x| x.0).into_iter().collect()),
         ("BM25 top 1 (no model)", &|c, _, _| c.iter().take(1).map(|x| x.0).collect()),
         ("BM25 top 2 (no model)", &|c, _, _| c.iter().take(2).map(|x| x.0).collect()),
         ("model: highest entailment", &|c, _, _| c.iter().max_by(|a, b| a.1.entailment.total_cmp(&b.1.entailment)).map(|x| x.0).into_iter().collect()),
@@ -419,12 +437,18 @@ pub fn sweep<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabExam
         println!("{name:<34} EF1 {:.2}", ef1 / examples.len() as f64 * 100.0);
     }
     rows.sort_by(|a, b| b.0.total_cmp(&a.0));
-    println!("{:>8} {:>8} {:>4} {:>6} {:>6}", "EF1", "sent.EF1", "max", "entail", "relev.");
-    for (ef1, sef1, max, e, r) in rows.iter().take(25) {
-        println!("{ef1:>8.2} {sef1:>8.2} {max:>4} {e:>6.2} {r:>6.2}");
+    println!("{:>8} {:>8} {:>4} {:>6} {:>6} {:>6} {:>6}", "EF1", "sent.EF1", "max", "entail", if head { "head" } else { "relev." }, "floor", "rank w");
+    for (ef1, sef1, max, e, r, floor, w) in rows.iter().take(25) {
+        println!("{ef1:>8.2} {sef1:>8.2} {max:>4} {e:>6.2} {r:>6.2} {floor:>6.2} {w:>6.2}");
+    }
+    if let Some(path) = out {
+        let text: String = rows.iter().map(|r| format!("{:.2} {:.2} {} {} {} {} {}\n", r.0, r.1, r.2, r.3, r.4, r.5, r.6)).collect();
+        std::fs::write(path, text)?;
     }
     let d = engine.thresholds;
-    if let Some(row) = rows.iter().find(|x| x.2 == d.evidence_max && x.3 == d.evidence_entailment && x.4 == d.evidence_relevance) {
+    let third = if head { d.evidence_head } else { d.evidence_relevance };
+    let floor = if head { d.evidence_floor } else { 0.0 };
+    if let Some(row) = rows.iter().find(|x| x.2 == d.evidence_max && x.3 == d.evidence_entailment && x.4 == third && x.5 == floor && x.6 == d.evidence_rank_weight) {
         println!("defaults: EF1 {:.2} sentence EF1 {:.2}", row.0, row.1);
     }
     Ok(())

@@ -2,7 +2,7 @@
 
 mod cases;
 pub(crate) mod datasets;
-mod lab;
+pub(crate) mod lab;
 mod metrics;
 
 use std::cell::RefCell;
@@ -60,6 +60,9 @@ pub struct BenchArgs {
     /// evidence bars (`evidence_entailment`, `evidence_relevance`, `evidence_max`).
     #[arg(long)]
     sweep_evidence: bool,
+    /// With --sweep-evidence: every grid row to this file.
+    #[arg(long)]
+    sweep_out: Option<PathBuf>,
     /// Skip the first N examples (with --limit: a slice of the data set, for a held-out half).
     #[arg(long, default_value_t = 0)]
     skip: usize,
@@ -100,6 +103,10 @@ impl Scorer for CachedScorer {
 
     fn has_four_way(&self) -> bool {
         self.model.has_four_way()
+    }
+
+    fn has_evidence(&self) -> bool {
+        self.model.has_evidence()
     }
 }
 
@@ -398,7 +405,7 @@ fn run_lab(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let bar = ProgressBar::new(examples.len() as u64);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} claims {per_sec} eta {eta}").expect("static template"));
     if args.sweep_evidence {
-        lab::sweep(&engine, &examples, &bar)?;
+        lab::sweep(&engine, &examples, &bar, args.sweep_out.as_deref())?;
         if let Some(path) = &args.score_cache {
             engine.scorer.save(path)?;
         }

@@ -264,3 +264,31 @@ test("the static build works under any path (relative URLs only)", async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a long document through <cite-lens>: evidence found post hoc, offsets into the document, as natively", async () => {
+  const page = await env.context.newPage();
+  await page.goto(env.base + "chat.html");
+  let doc = "The Aarhus museum\n\n";
+  for (let i = 0; i < 80; i++) {
+    doc += `Room ${i} of the museum shows old maps and globes from the harbour archive.\n\n`;
+    if (i === 40) doc += "The museum was founded in 1887 by the city of Aarhus.\n\n";
+  }
+  const input = { answer: "The museum was founded in 1887. It shows old maps from the harbour archive.", citations: [{ id: "1", document: doc }] };
+  const report = await page.evaluate((input) => new Promise((resolve) => {
+    const el = document.createElement("cite-lens");
+    el.addEventListener("citelens-result", (e) => {
+      if (e.detail.sentences.length === 2 && e.detail.sentences.every((s) => s.verdict)) resolve(e.detail);
+    });
+    document.body.append(el);
+    el.input = input;
+  }), input);
+  const first = report.sentences[0];
+  assert.deepEqual(first.citations, ["1"], "post hoc: every sentence is checked against the document");
+  assert.equal(first.verdict.category, "supportive");
+  const ev = first.claims[0].evidence[0];
+  assert.equal([...doc].slice(ev.start, ev.end).join(""), "The museum was founded in 1887 by the city of Aarhus.");
+  const native = JSON.parse(execFileSync(CLI, ["verify", "--input", "-"], { input: JSON.stringify(input), cwd: ROOT }).toString());
+  assert.deepEqual(report.sentences.map((s) => [s.verdict.category, s.claims.map((c) => [c.status, c.evidence.map((e) => e.start)])]),
+    native.sentences.map((s) => [s.verdict.category, s.claims.map((c) => [c.status, c.evidence.map((e) => e.start)])]));
+  await page.close();
+});

@@ -80,7 +80,7 @@ fn evidence_pairs(args: &PairsArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?);
     let (mut positives, mut negatives, mut refused) = (0, 0, 0);
     for ex in &examples {
-        let Ok(plan) = Plan::with_stage(&ex.input, &caps, &WordOverlap, false, DocumentStage::Candidates { joint: false }) else {
+        let Ok(plan) = Plan::with_stage(&ex.input, &caps, &citelens_engine::Bm25::default(), false, DocumentStage::Candidates { joint: false }) else {
             refused += 1;
             continue;
         };

@@ -16,7 +16,6 @@ use crate::kg;
 use crate::markers::{self, CleanAnswer, MarkerKind};
 use crate::question;
 use crate::report::{Finding, Probs};
-use crate::retrieve::Bm25Index;
 use crate::scorer::Scorer;
 use crate::segment::{self, Piece};
 
@@ -194,7 +193,8 @@ impl Plan {
     }
 
     /// Plans `input` at a stage of a verification with documents: round one lists each claim's
-    /// candidate evidence pairs and nothing else; round two reads the chosen evidence.
+    /// candidate evidence pairs and nothing else (`retriever` picks them from each cited document);
+    /// round two reads the chosen evidence (`retriever` picks a passage's sentences, as always).
     pub fn with_stage(input: &Input, caps: &Caps, retriever: &dyn Retriever, whole: bool, stage: DocumentStage) -> Result<Plan> {
         input.check(caps)?;
         let mut findings = Vec::new();
@@ -303,21 +303,11 @@ impl Plan {
             index: HashMap::new(),
             prescored: Vec::new(),
         };
-        let indexes: HashMap<usize, Bm25Index> = if candidates_only {
-            plan.sources
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.is_document)
-                .map(|(i, s)| (i, Bm25Index::new(&s.units.iter().map(|u| u.resolved.as_str()).collect::<Vec<_>>())))
-                .collect()
-        } else {
-            HashMap::new()
-        };
         let mut discourse = Discourse::from_question(&plan.question);
         for (si, mut w) in sentences.into_iter().enumerate() {
             let sentence_text = plan.clean.text[w.piece.start..w.piece.end].to_string();
             if !w.cited.is_empty() {
-                plan.plan_claims(si, &mut w, &discourse, retriever, whole, (&indexes, joint_candidates));
+                plan.plan_claims(si, &mut w, &discourse, retriever, whole, joint_candidates);
             }
             // The referent for the next sentence, read with this one's pronoun resolved.
             match w.claims.first() {
@@ -348,7 +338,7 @@ impl Plan {
         discourse: &Discourse,
         retriever: &dyn Retriever,
         whole: bool,
-        (indexes, joint_candidates): (&HashMap<usize, Bm25Index>, bool),
+        joint_candidates: bool,
     ) {
         let sentence = &self.clean.text[w.piece.start..w.piece.end];
         if abstain::is_abstention(sentence) {
@@ -370,8 +360,11 @@ impl Plan {
             for claim in claims {
                 let mut candidates = Vec::new();
                 for (pos, &ix) in w.cited.iter().enumerate() {
-                    let Some(index) = indexes.get(&ix) else { continue };
-                    let hits: Vec<usize> = index.search(&claim.text, evidence::CANDIDATES).into_iter().map(|h| h.0).collect();
+                    if !self.sources[ix].is_document {
+                        continue;
+                    }
+                    // Round one's retriever (BM25 in the engine) over the whole document.
+                    let hits = retriever.retrieve(&self.sources[ix].units, &claim.text, evidence::CANDIDATES);
                     let units: Vec<(usize, PairId)> =
                         hits.iter().map(|&u| (u, self.ask(&self.sources[ix].units[u].resolved.clone(), &claim.text))).collect();
                     let mut top: Vec<usize> = hits.iter().copied().take(evidence::JOINT_CANDIDATES).collect();

@@ -66,22 +66,26 @@ impl Bm25Index {
 
 /// The `Retriever` seam over BM25: indexes the units it is given (a document's sentences) once and
 /// reuses the index while the same units come back (every claim of an answer asks about the same
-/// document).
+/// documents); one index per distinct list of units.
 #[derive(Default)]
 pub struct Bm25 {
-    cached: RefCell<Option<(Vec<String>, Bm25Index)>>,
+    cached: RefCell<Vec<(Vec<String>, Bm25Index)>>,
 }
 
 impl Retriever for Bm25 {
     fn retrieve(&self, units: &[Unit], claim: &str, k: usize) -> Vec<usize> {
+        let same = |texts: &[String]| texts.len() == units.len() && texts.iter().zip(units).all(|(t, u)| *t == u.resolved);
         let mut cached = self.cached.borrow_mut();
-        let same = cached.as_ref().is_some_and(|(texts, _)| texts.len() == units.len() && texts.iter().zip(units).all(|(t, u)| *t == u.resolved));
-        if !same {
-            let texts: Vec<&str> = units.iter().map(|u| u.resolved.as_str()).collect();
-            let index = Bm25Index::new(&texts);
-            *cached = Some((units.iter().map(|u| u.resolved.clone()).collect(), index));
-        }
-        cached.as_ref().map(|(_, index)| index.search(claim, k).into_iter().map(|(i, _)| i).collect()).unwrap_or_default()
+        let at = match cached.iter().position(|c| same(&c.0)) {
+            Some(i) => i,
+            None => {
+                let texts: Vec<&str> = units.iter().map(|u| u.resolved.as_str()).collect();
+                let index = Bm25Index::new(&texts);
+                cached.push((units.iter().map(|u| u.resolved.clone()).collect(), index));
+                cached.len() - 1
+            }
+        };
+        cached[at].1.search(claim, k).into_iter().map(|(i, _)| i).collect()
     }
 }
 

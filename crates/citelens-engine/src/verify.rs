@@ -13,6 +13,7 @@ use crate::kg;
 use crate::markers::CleanAnswer;
 use crate::evidence::ClaimEvidence;
 use crate::plan::{ClaimPlan, DocumentStage, Plan, Scores, Source, Unit, WordOverlap};
+use crate::retrieve::Bm25;
 use crate::report::*;
 use crate::scorer::Scorer;
 use crate::segment::Piece;
@@ -42,7 +43,7 @@ impl<S: Scorer> Engine<S> {
         if !Plan::has_documents(input) {
             return Plan::with_whole_sentences(input, &self.caps, &WordOverlap, whole);
         }
-        let first = Plan::with_stage(input, &self.caps, &WordOverlap, whole, DocumentStage::Candidates { joint: !self.scorer.has_evidence() })?;
+        let first = Plan::with_stage(input, &self.caps, &Bm25::default(), whole, DocumentStage::Candidates { joint: !self.scorer.has_evidence() })?;
         let scores = first.score(&self.scorer);
         let chosen = first.choose_evidence(&scores, &self.thresholds);
         let mut plan = Plan::with_stage(input, &self.caps, &WordOverlap, whole, DocumentStage::Chosen(chosen))?;

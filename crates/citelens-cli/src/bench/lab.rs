@@ -352,10 +352,10 @@ pub fn readings<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabE
 /// Every row goes to `out` when given (EF1, sentence EF1, max, entailment, head or relevance, floor,
 /// rank weight per line), for choosing bars across data sets.
 pub fn sweep<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabExample], bar: &indicatif::ProgressBar, out: Option<&Path>) -> anyhow::Result<()> {
-    use citelens_engine::{DocumentStage, Plan, Thresholds, WordOverlap};
+    use citelens_engine::{DocumentStage, Plan, Thresholds};
     let mut rounds = Vec::new();
     for ex in examples {
-        let first = Plan::with_stage(&ex.input, &engine.caps, &WordOverlap, false, DocumentStage::Candidates { joint: !engine.scorer.has_evidence() })?;
+        let first = Plan::with_stage(&ex.input, &engine.caps, &citelens_engine::Bm25::default(), false, DocumentStage::Candidates { joint: !engine.scorer.has_evidence() })?;
         let scores = first.score(&engine.scorer);
         rounds.push((first, scores));
         bar.inc(1);

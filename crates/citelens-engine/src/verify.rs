@@ -117,9 +117,14 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         let text = clean.text[w.piece.start..w.piece.end].to_string();
         let (start, end) = (clean.to_original(w.piece.start), clean.to_original_end(w.piece.end));
         let citation_ids: Vec<String> = w.cited.iter().map(|&ix| input.citations[ix].id.clone()).collect();
-        if w.cited.is_empty() {
-            if w.na.is_empty() && !text.trim().is_empty() {
-                findings.push(Finding { kind: "uncited_sentence".into(), message: format!("sentence {si} cites nothing and is not verified") });
+        // A sentence with nothing to verify: it cites nothing, or it abstains.
+        if w.cited.is_empty() || w.abstention.is_some() {
+            match &w.abstention {
+                Some(a) => findings.push(Finding { kind: "abstention".into(), message: format!("sentence {si}: {}", a.message) }),
+                None if w.na.is_empty() && !text.trim().is_empty() => {
+                    findings.push(Finding { kind: "uncited_sentence".into(), message: format!("sentence {si} cites nothing and is not verified") })
+                }
+                None => {}
             }
             sentence_reports.push(SentenceReport {
                 start: char_at(&input.answer, start),
@@ -130,22 +135,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
                 per_citation: vec![],
                 complexity: None,
                 claims: vec![],
-                abstention: None,
-            });
-            continue;
-        }
-        if let Some(a) = &w.abstention {
-            findings.push(Finding { kind: "abstention".into(), message: format!("sentence {si}: {}", a.message) });
-            sentence_reports.push(SentenceReport {
-                start: char_at(&input.answer, start),
-                end: char_at(&input.answer, end),
-                text,
-                citations: citation_ids,
-                verdict: None,
-                per_citation: vec![],
-                complexity: None,
-                claims: vec![],
-                abstention: Some(a.clone()),
+                abstention: w.abstention.clone(),
             });
             continue;
         }

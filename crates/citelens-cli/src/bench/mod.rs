@@ -111,6 +111,20 @@ impl Scorer for CachedScorer {
 }
 
 impl CachedScorer {
+    /// The model `--model` names (or the shipped one), with the answers of `--score-cache` loaded.
+    fn open(args: &BenchArgs) -> anyhow::Result<CachedScorer> {
+        let dir = crate::resolve_model_dir(args.model.clone())?;
+        let model = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
+        let scorer = CachedScorer { model, cache: RefCell::default(), scored: RefCell::new(0), seconds: RefCell::new(0.0) };
+        if let Some(path) = &args.score_cache {
+            let n = scorer.load(path)?;
+            if n > 0 {
+                eprintln!("{n} pair scores from {} (not counted in pairs per second)", path.display());
+            }
+        }
+        Ok(scorer)
+    }
+
     /// Answers saved by an earlier run of the same model; a file of another model, or none, is skipped.
     fn load(&self, path: &std::path::Path) -> anyhow::Result<usize> {
         let Ok(text) = std::fs::read_to_string(path) else { return Ok(0) };
@@ -256,15 +270,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         return run_lab(&args);
     }
     let (examples, skipped) = datasets::load(args.dataset, &args.input, args.limit)?;
-    let dir = crate::resolve_model_dir(args.model.clone())?;
-    let model = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
-    let scorer = CachedScorer { model, cache: RefCell::default(), scored: RefCell::new(0), seconds: RefCell::new(0.0) };
-    if let Some(path) = &args.score_cache {
-        let n = scorer.load(path)?;
-        if n > 0 {
-            eprintln!("{n} pair scores from {} (not counted in pairs per second)", path.display());
-        }
-    }
+    let scorer = CachedScorer::open(&args)?;
     let mut engine = Engine::new(scorer);
     // Benchmarks hold whole articles; allow longer citations than the interactive default.
     engine.caps = Caps { max_citation_chars: 400_000, max_citations: 64, ..Caps::default() };
@@ -389,15 +395,7 @@ fn run_lab(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         (lab::load_evidence_inference(&args.input, args.split, args.limit.map(|l| l + args.skip))?, "evidence-inference", lab::EI_CLASSES)
     };
     let examples: Vec<lab::LabExample> = examples.into_iter().skip(args.skip).collect();
-    let dir = crate::resolve_model_dir(args.model.clone())?;
-    let model = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
-    let scorer = CachedScorer { model, cache: RefCell::default(), scored: RefCell::new(0), seconds: RefCell::new(0.0) };
-    if let Some(path) = &args.score_cache {
-        let n = scorer.load(path)?;
-        if n > 0 {
-            eprintln!("{n} pair scores from {} (not counted in pairs per second)", path.display());
-        }
-    }
+    let scorer = CachedScorer::open(args)?;
     let mut engine = Engine::new(scorer);
     if let Some(path) = &args.thresholds {
         engine.thresholds = crate::verify_cmd::read_thresholds(path)?;
@@ -447,12 +445,7 @@ fn run_lab(args: &BenchArgs) -> anyhow::Result<ExitCode> {
 /// The cited-answer suite: per-sentence gold, flips (see `cases.rs`).
 fn run_cases(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let cases = cases::load(&args.input, args.limit)?;
-    let dir = crate::resolve_model_dir(args.model.clone())?;
-    let model = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
-    let scorer = CachedScorer { model, cache: RefCell::default(), scored: RefCell::new(0), seconds: RefCell::new(0.0) };
-    if let Some(path) = &args.score_cache {
-        scorer.load(path)?;
-    }
+    let scorer = CachedScorer::open(args)?;
     let mut engine = Engine::new(scorer);
     if let Some(path) = &args.thresholds {
         engine.thresholds = crate::verify_cmd::read_thresholds(path)?;

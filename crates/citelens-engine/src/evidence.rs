@@ -38,62 +38,54 @@ pub struct ClaimEvidence {
 /// failing those, the sentences that bear on it (a part of it, or its denial: the model is seldom
 /// neutral about those); failing those, the candidates together when they state it; else nothing.
 pub fn choose(pos: usize, candidates: &[(usize, Probs)], joint: Option<(&[usize], Probs)>, t: &Thresholds) -> ClaimEvidence {
-    let bearing = |p: &Probs| 1.0 - p.neutral;
-    let keep = |mut units: Vec<(usize, Probs)>, key: &dyn Fn(&Probs) -> f32| {
-        units.sort_by(|a, b| key(&b.1).total_cmp(&key(&a.1)).then(a.0.cmp(&b.0)));
-        units.truncate(t.evidence_max);
-        ClaimEvidence { pos, units, found: true }
+    // Best first by `key` (ties: earlier in the document), at most `max`.
+    let ranked = |mut units: Vec<(usize, Probs)>, key: &dyn Fn(usize, &Probs) -> f32, max: usize| {
+        units.sort_by(|a, b| key(b.0, &b.1).total_cmp(&key(a.0, &a.1)).then(a.0.cmp(&b.0)));
+        units.truncate(max);
+        units
     };
+    let found = |units| ClaimEvidence { pos, units, found: true };
+    let not_found = |key: &dyn Fn(usize, &Probs) -> f32| ClaimEvidence { pos, units: ranked(candidates.to_vec(), key, NEAREST_WHEN_NOT_FOUND), found: false };
     // A model with the evidence head ranks by it: trained on annotated evidence, it knows a
     // methods sentence naming the same drugs is no evidence, which the NLI head reads as a
     // contradiction.
     if candidates.iter().any(|(_, p)| p.evidence.is_some()) {
+        let ev = |p: &Probs| p.evidence.unwrap_or(0.0);
         // The head's reading, with BM25's order as a prior (candidates come best first): the head
         // learnt evidence mostly from clinical trials, and on web pages BM25's order still knows
         // something it does not.
-        let n = candidates.len().max(1) as f32;
-        let prior: Vec<(usize, f32)> =
-            candidates.iter().enumerate().map(|(rank, (u, p))| (*u, p.evidence.unwrap_or(0.0) + t.evidence_rank_weight * (1.0 - rank as f32 / n))).collect();
-        let score = |u: usize| prior.iter().find(|x| x.0 == u).map_or(0.0, |x| x.1);
-        let candidates: Vec<(usize, Probs)> = candidates.to_vec();
-        let candidates = &candidates[..];
-        let ev = |p: &Probs| p.evidence.unwrap_or(0.0);
+        let n = candidates.len() as f32;
+        let scores: HashMap<usize, f32> =
+            candidates.iter().enumerate().map(|(rank, (u, p))| (*u, ev(p) + t.evidence_rank_weight * (1.0 - rank as f32 / n))).collect();
+        let score = |u: usize, _: &Probs| scores[&u];
         // The head's first choice is kept at a low bar (a claim usually has evidence somewhere in
         // the document it cites), the others only when they are clearly evidence too.
-        let top = candidates.iter().map(|c| score(c.0)).fold(f32::MIN, f32::max);
-        let mut picked: Vec<(usize, Probs)> = candidates
+        let top = scores.values().copied().fold(f32::MIN, f32::max);
+        let picked: Vec<(usize, Probs)> = candidates
             .iter()
             .copied()
-            .filter(|(u, p)| (score(*u) >= top && ev(p) >= t.evidence_floor) || ev(p) >= t.evidence_head || p.entailment >= t.evidence_entailment)
+            .filter(|(u, p)| (scores[u] >= top && ev(p) >= t.evidence_floor) || ev(p) >= t.evidence_head || p.entailment >= t.evidence_entailment)
             .collect();
         if !picked.is_empty() {
-            picked.sort_by(|a, b| score(b.0).total_cmp(&score(a.0)).then(a.0.cmp(&b.0)));
-            picked.truncate(t.evidence_max);
-            return ClaimEvidence { pos, units: picked, found: true };
+            return found(ranked(picked, &score, t.evidence_max));
         }
-        let mut nearest: Vec<(usize, Probs)> = candidates.to_vec();
-        nearest.sort_by(|a, b| ev(&b.1).total_cmp(&ev(&a.1)).then(a.0.cmp(&b.0)));
-        nearest.truncate(NEAREST_WHEN_NOT_FOUND);
-        return ClaimEvidence { pos, units: nearest, found: false };
+        return not_found(&|_, p| ev(p));
     }
+    let bearing = |_: usize, p: &Probs| 1.0 - p.neutral;
     let stating: Vec<(usize, Probs)> = candidates.iter().copied().filter(|(_, p)| p.entailment >= NLI_STATES).collect();
     if !stating.is_empty() {
-        return keep(stating, &|p| p.entailment);
+        return found(ranked(stating, &|_, p| p.entailment, t.evidence_max));
     }
-    let bearing_units: Vec<(usize, Probs)> = candidates.iter().copied().filter(|(_, p)| bearing(p) >= t.evidence_relevance).collect();
+    let bearing_units: Vec<(usize, Probs)> = candidates.iter().copied().filter(|(u, p)| bearing(*u, p) >= t.evidence_relevance).collect();
     if !bearing_units.is_empty() {
-        return keep(bearing_units, &bearing);
+        return found(ranked(bearing_units, &bearing, t.evidence_max));
     }
     if let Some((units, p)) = joint {
         if p.entailment >= NLI_STATES {
-            let units = units.iter().map(|u| (*u, candidates.iter().find(|c| c.0 == *u).map_or(p, |c| c.1))).collect();
-            return ClaimEvidence { pos, units, found: true };
+            return found(units.iter().map(|u| (*u, candidates.iter().find(|c| c.0 == *u).map_or(p, |c| c.1))).collect());
         }
     }
-    let mut nearest: Vec<(usize, Probs)> = candidates.to_vec();
-    nearest.sort_by(|a, b| b.1.entailment.total_cmp(&a.1.entailment).then(a.0.cmp(&b.0)));
-    nearest.truncate(NEAREST_WHEN_NOT_FOUND);
-    ClaimEvidence { pos, units: nearest, found: false }
+    not_found(&|_, p| p.entailment)
 }
 
 /// The evidence chosen for a plan's claims (round one of a verification with documents), read by

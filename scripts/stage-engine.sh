@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Trunk post-build hook: puts the engine (citelens-wasm through wasm-bindgen --target web, wasm-opt'd),
-# the shipped model and the paper examples into the staging folder beside the app.
+# the shipped model, pdf.js and the paper examples into the staging folder beside the app.
 set -euo pipefail
 cd "${TRUNK_SOURCE_DIR:-$(dirname "$0")/..}"
 staging="${TRUNK_STAGING_DIR:?run by trunk}"
@@ -12,6 +12,11 @@ if [ "${CITELENS_ENGINE_WASM_OPT:-0}" = 1 ] && command -v wasm-opt >/dev/null; t
   wasm-opt -O3 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     "$out/pkg/citelens_wasm_bg.wasm" -o "$out/pkg/citelens_wasm_bg.wasm"
 fi
+# pdf.js for PDFs given to the demo as long documents (www/citelens/doc-text.js loads it on demand).
+pdfjs=node_modules/pdfjs-dist
+[ -f "$pdfjs/build/pdf.min.mjs" ] || { echo "stage-engine: $pdfjs is missing: run scripts/setup-web.sh (npm ci)" >&2; exit 1; }
+mkdir -p "$out/pdfjs"
+cp "$pdfjs/build/pdf.min.mjs" "$pdfjs/build/pdf.worker.min.mjs" "$pdfjs/LICENSE" "$out/pdfjs/"
 mkdir -p "$out/model"
 cp models/citelens-nli-minilm/model.onnx models/citelens-nli-minilm/tokenizer.json models/citelens-nli-minilm/config.json "$out/model/"
 # The paper examples are data, not code: copied from the data folder at build time, never committed.

@@ -77,8 +77,9 @@ fn report_from(v: &JsValue) -> Result<Report, String> {
     serde_json::from_str(&json).map_err(|e| format!("the report did not parse: {e}"))
 }
 
-/// Verifies `input`; `on_sentence(partial, done, total)` gets the report so far after each sentence.
-pub async fn verify(input: &Input, on_sentence: impl Fn(Report, u32, u32) + 'static) -> Result<Report, String> {
+/// Verifies `input`; `on_sentence(partial, done, total)` gets the report so far after each sentence,
+/// and with long documents `on_evidence(done, total)` counts the candidate sentences scored first.
+pub async fn verify(input: &Input, on_sentence: impl Fn(Report, u32, u32) + 'static, on_evidence: impl Fn(u32, u32) + 'static) -> Result<Report, String> {
     let api = api()?;
     let json = serde_json::to_string(input).map_err(|e| e.to_string())?;
     let value = js_sys::JSON::parse(&json).map_err(error_text)?;
@@ -87,11 +88,13 @@ pub async fn verify(input: &Input, on_sentence: impl Fn(Report, u32, u32) + 'sta
             on_sentence(report, done, total);
         }
     });
+    let progress = Closure::<dyn Fn(JsValue)>::new(move |p: JsValue| on_evidence(num(&p, "done") as u32, num(&p, "total") as u32));
     let opts = Object::new();
     Reflect::set(&opts, &"onSentence".into(), cb.as_ref()).map_err(error_text)?;
+    Reflect::set(&opts, &"onProgress".into(), progress.as_ref()).map_err(error_text)?;
     let promise: Promise = method(&api, "verify")?.call2(&api, &value, &opts).map_err(error_text)?.dyn_into().map_err(error_text)?;
     let out = JsFuture::from(promise).await.map_err(error_text)?;
-    drop(cb);
+    drop((cb, progress));
     report_from(&out)
 }
 
@@ -107,4 +110,27 @@ pub async fn fetch_example_list(file: &str) -> Result<Vec<serde_json::Value>, St
         return Err(format!("{file}: HTTP {}", resp.status()));
     }
     resp.json().await.map_err(|e| format!("{file}: {e}"))
+}
+
+/// A long document's text read from a file by `citelens.documentText` (doc-text.js).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocText {
+    pub text: String,
+    /// "txt", "html" or "pdf".
+    pub kind: String,
+    /// The text was over the engine's cap and was cut there.
+    pub cut: bool,
+    /// Characters before any cut.
+    pub chars: f64,
+    pub pages: Option<u32>,
+}
+
+/// Reads `file` (.txt, .html, .pdf) into text; the error says why it could not (too large, no text
+/// layer, not a type it reads).
+pub async fn document_text(file: &web_sys::File) -> Result<DocText, String> {
+    let api = api()?;
+    let promise: Promise = method(&api, "documentText")?.call1(&api, file).map_err(error_text)?.dyn_into().map_err(error_text)?;
+    let out = JsFuture::from(promise).await.map_err(error_text)?;
+    let pages = Reflect::get(&out, &"pages".into()).ok().and_then(|v| v.as_f64()).map(|p| p as u32);
+    Ok(DocText { text: text(&out, "text"), kind: text(&out, "kind"), cut: flag(&out, "cut"), chars: num(&out, "chars"), pages })
 }

@@ -5,7 +5,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::api::{self, ModelInfo, Progress};
-use crate::draft::Draft;
+use crate::draft::{Draft, DraftEdit};
 use crate::form::InputForm;
 use crate::report_view::ReportView;
 
@@ -20,7 +20,8 @@ pub enum ModelState {
 #[derive(Clone, PartialEq)]
 pub enum RunState {
     Idle,
-    Running { input: Input, partial: Option<(Report, u32, u32)> },
+    /// `evidence`: with long documents, candidate sentences scored of all (before the first report).
+    Running { input: Input, partial: Option<(Report, u32, u32)>, evidence: Option<(u32, u32)> },
     Done { input: Input, report: Report, ms: f64 },
     Failed(String),
 }
@@ -47,7 +48,8 @@ pub fn app() -> Html {
     let model = use_state(|| ModelState::Waiting);
     let run = use_state(|| RunState::Idle);
     let cuts = use_state(Vec::<Cut>::new);
-    let draft = use_state(Draft::default);
+    // A reducer, not a plain state: a file read in the background edits the form it finds then.
+    let draft = use_reducer(FormState::default);
     // Finished runs, on the report panel as data-runs: lets scripts and tests wait for a new result.
     let runs = use_state(|| 0u32);
 
@@ -75,16 +77,20 @@ pub fn app() -> Html {
         let runs = runs.clone();
         Callback::from(move |mut input: Input| {
             cuts.set(input.fit_to(&Caps::default()));
-            run.set(RunState::Running { input: input.clone(), partial: None });
+            run.set(RunState::Running { input: input.clone(), partial: None, evidence: None });
             let run = run.clone();
             let runs = runs.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let started = api::now_ms();
-                let partial_run = run.clone();
-                let partial_input = input.clone();
-                let result = api::verify(&input, move |report, done, total| {
-                    partial_run.set(RunState::Running { input: partial_input.clone(), partial: Some((report, done, total)) })
-                })
+                let (partial_run, evidence_run) = (run.clone(), run.clone());
+                let (partial_input, evidence_input) = (input.clone(), input.clone());
+                let result = api::verify(
+                    &input,
+                    move |report, done, total| {
+                        partial_run.set(RunState::Running { input: partial_input.clone(), partial: Some((report, done, total)), evidence: None })
+                    },
+                    move |done, total| evidence_run.set(RunState::Running { input: evidence_input.clone(), partial: None, evidence: Some((done, total)) }),
+                )
                 .await;
                 run.set(match result {
                     Ok(report) => RunState::Done { input, report, ms: api::now_ms() - started },
@@ -96,7 +102,11 @@ pub fn app() -> Html {
     };
     let on_draft = {
         let draft = draft.clone();
-        Callback::from(move |d: Draft| draft.set(d))
+        Callback::from(move |d: Draft| draft.dispatch(DraftEdit::Replace(d)))
+    };
+    let on_draft_edit = {
+        let draft = draft.clone();
+        Callback::from(move |e: DraftEdit| draft.dispatch(e))
     };
     let retry = {
         let model = model.clone();
@@ -114,7 +124,7 @@ pub fn app() -> Html {
             </header>
             <main class="columns">
                 <section class="input-panel" aria-label="Input">
-                    <InputForm draft={(*draft).clone()} on_change={on_draft} on_verify={on_verify} can_verify={ready && !busy} />
+                    <InputForm draft={draft.0.clone()} on_change={on_draft} on_edit={on_draft_edit} on_verify={on_verify} can_verify={ready && !busy} />
                 </section>
                 <section class="output-panel" aria-label="Report" aria-live="polite" data-runs={runs.to_string()}>
                     { cut_notice(&cuts) }
@@ -122,6 +132,20 @@ pub fn app() -> Html {
                 </section>
             </main>
         </div>
+    }
+}
+
+/// The form's contents, changed only through `DraftEdit`s.
+#[derive(Default, PartialEq)]
+struct FormState(Draft);
+
+impl Reducible for FormState {
+    type Action = DraftEdit;
+
+    fn reduce(self: std::rc::Rc<Self>, action: DraftEdit) -> std::rc::Rc<Self> {
+        let mut draft = self.0.clone();
+        draft.apply(action);
+        FormState(draft).into()
     }
 }
 
@@ -140,8 +164,14 @@ fn cut_notice(cuts: &[Cut]) -> Html {
 fn run_view(run: &RunState) -> Html {
     match run {
         RunState::Idle => html! { <p class="empty" id="run-status">{ "Fill in an answer and its sources, or pick an example, then press Verify." }</p> },
+        RunState::Running { partial: None, evidence: Some((done, total)), .. } => html! {
+            <div class="busy" id="run-status">
+                <progress id="evidence-progress" max={total.to_string()} value={done.to_string()} aria-label="evidence search"></progress>
+                <span>{ format!(" Finding the evidence in the document: {done} of {total} candidate sentences read") }</span>
+            </div>
+        },
         RunState::Running { partial: None, .. } => html! { <p class="busy" id="run-status">{ "Verifying…" }</p> },
-        RunState::Running { input, partial: Some((report, done, total)) } => html! {
+        RunState::Running { input, partial: Some((report, done, total)), .. } => html! {
             <>
                 <p class="busy" id="run-status">{ format!("Verifying… {done} of {total} parts of the answer checked") }</p>
                 <ReportView input={input.clone()} report={report.clone()} partial={true} ms={None::<f64>} />

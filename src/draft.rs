@@ -6,6 +6,8 @@ use citelens_engine::{Citation, Input};
 pub enum SourceKind {
     Passage,
     Triples,
+    /// A long document (a page, paper or report as text) the evidence is found in.
+    Document,
 }
 
 /// One source as the user edits it.
@@ -37,6 +39,15 @@ pub struct Draft {
 fn non_empty(s: &str) -> Option<String> {
     let t = s.trim();
     (!t.is_empty()).then(|| t.to_string())
+}
+
+/// A change to the form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DraftEdit {
+    /// The whole form (typing, an example, pasted JSON).
+    Replace(Draft),
+    /// A file's text for the document source `id` (`name`: the file's name, the title if none).
+    DocumentRead { id: String, name: String, text: String },
 }
 
 /// A triples line that is not `subject | relation | object`.
@@ -76,6 +87,11 @@ impl Draft {
                     c.triples = Some(parse_triples(&s.triples).map_err(|line| BadTriple { source: s.id.clone(), line })?);
                     c.entity = non_empty(&s.entity);
                 }
+                SourceKind::Document => {
+                    c.document = Some(s.text.clone());
+                    c.title = non_empty(&s.title);
+                    c.url = non_empty(&s.url);
+                }
             }
             citations.push(c);
         }
@@ -87,8 +103,17 @@ impl Draft {
         let sources = input
             .citations
             .iter()
-            .map(|c| match &c.triples {
-                Some(t) => SourceDraft {
+            .map(|c| match (&c.triples, &c.document) {
+                (_, Some(d)) => SourceDraft {
+                    kind: SourceKind::Document,
+                    id: c.id.clone(),
+                    title: c.title.clone().unwrap_or_default(),
+                    url: c.url.clone().unwrap_or_default(),
+                    text: d.clone(),
+                    triples: String::new(),
+                    entity: String::new(),
+                },
+                (Some(t), None) => SourceDraft {
                     kind: SourceKind::Triples,
                     id: c.id.clone(),
                     title: c.title.clone().unwrap_or_default(),
@@ -97,7 +122,7 @@ impl Draft {
                     triples: t.iter().map(|[s, r, o]| format!("{s} | {r} | {o}")).collect::<Vec<_>>().join("\n"),
                     entity: c.entity.clone().unwrap_or_default(),
                 },
-                None => SourceDraft {
+                (None, None) => SourceDraft {
                     kind: SourceKind::Passage,
                     id: c.id.clone(),
                     title: c.title.clone().unwrap_or_default(),
@@ -109,6 +134,23 @@ impl Draft {
             })
             .collect();
         Draft { question: input.question.clone().unwrap_or_default(), answer: input.answer.clone(), sources }
+    }
+
+    /// Applies one edit. A document read from a file arrives after a while: it goes to the
+    /// document source with that id if there still is one (never to whatever took its place), and
+    /// edits made while it was read are kept.
+    pub fn apply(&mut self, edit: DraftEdit) {
+        match edit {
+            DraftEdit::Replace(d) => *self = d,
+            DraftEdit::DocumentRead { id, name, text } => {
+                if let Some(s) = self.sources.iter_mut().find(|s| s.kind == SourceKind::Document && s.id == id) {
+                    s.text = text;
+                    if s.title.trim().is_empty() {
+                        s.title = name;
+                    }
+                }
+            }
+        }
     }
 
     /// The next unused numeric id for a new source.
@@ -141,6 +183,27 @@ mod tests {
         let back = draft.to_input().unwrap();
         assert_eq!(serde_json::to_value(&back).unwrap(), serde_json::to_value(&input).unwrap());
         assert_eq!(draft.next_id(), 2);
+    }
+
+    #[test]
+    fn round_trip_long_documents() {
+        let input = Input::from_json(r#"{"answer":"The museum opened in 1887.","citations":[{"id":"doc","document":"Long text.\n\nMore.","title":"Museum"}]}"#).unwrap();
+        let draft = Draft::from_input(&input);
+        assert_eq!(draft.sources[0].kind, SourceKind::Document);
+        assert_eq!(serde_json::to_value(draft.to_input().unwrap()).unwrap(), serde_json::to_value(&input).unwrap());
+    }
+
+    #[test]
+    fn a_document_read_late_keeps_later_edits() {
+        let mut d = Draft { answer: "typed while the file was read".into(), ..Draft::default() };
+        d.sources.push(SourceDraft { kind: SourceKind::Document, ..SourceDraft::passage(1) });
+        d.sources.push(SourceDraft::passage(2));
+        d.apply(DraftEdit::DocumentRead { id: "1".into(), name: "paper.pdf".into(), text: "Body.".into() });
+        assert_eq!((d.sources[0].text.as_str(), d.sources[0].title.as_str()), ("Body.", "paper.pdf"));
+        assert_eq!(d.answer, "typed while the file was read");
+        // The source was removed (or is a passage now): the text goes nowhere.
+        d.apply(DraftEdit::DocumentRead { id: "2".into(), name: "x.txt".into(), text: "Other.".into() });
+        assert_eq!(d.sources[1].text, "");
     }
 
     #[test]

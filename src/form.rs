@@ -1,17 +1,20 @@
-//! The input form: question, answer, sources (passages or triples) that can be added and removed,
-//! a pasted JSON document, the paper examples and the CAQA generator's examples.
+//! The input form: question, answer, sources (passages, triples or long documents: pasted, or read
+//! from a .txt / .html / .pdf file) that can be added and removed, a pasted JSON document, the paper
+//! examples and the CAQA generator's examples.
 
 use citelens_engine::Input;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::api;
-use crate::draft::{Draft, SourceDraft, SourceKind};
+use crate::draft::{Draft, DraftEdit, SourceDraft, SourceKind};
 
 #[derive(Properties, PartialEq)]
 pub struct FormProps {
     pub draft: Draft,
     pub on_change: Callback<Draft>,
+    /// Edits that arrive later than the input event (a file's text).
+    pub on_edit: Callback<DraftEdit>,
     pub on_verify: Callback<Input>,
     pub can_verify: bool,
 }
@@ -112,10 +115,11 @@ pub fn input_form(p: &FormProps) -> Html {
             if p.draft.sources.is_empty() {
                 <p class="notice warn" id="no-sources">{ "No sources yet: without them every claim is unverifiable. Add a passage or triples." }</p>
             }
-            { for p.draft.sources.iter().enumerate().map(|(i, s)| source_editor(p, i, s)) }
+            { for p.draft.sources.iter().enumerate().map(|(i, s)| source_editor(p, i, s, &message)) }
             <div class="row">
                 <button type="button" id="add-passage" onclick={add(SourceKind::Passage)}>{ "+ Passage" }</button>
                 <button type="button" id="add-triples" onclick={add(SourceKind::Triples)}>{ "+ Knowledge-graph triples" }</button>
+                <button type="button" id="add-document" onclick={add(SourceKind::Document)}>{ "+ Long document" }</button>
             </div>
             <details>
                 <summary>{ "Paste a JSON input document" }</summary>
@@ -214,7 +218,39 @@ fn example_menu(p: &ExampleMenuProps) -> Html {
     }
 }
 
-fn source_editor(p: &FormProps, i: usize, s: &SourceDraft) -> Html {
+/// Reads the file picked for document source `id` in the background; its text comes back as an edit.
+fn on_document_file(p: &FormProps, id: String, message: &UseStateHandle<Option<String>>) -> Callback<Event> {
+    let on_edit = p.on_edit.clone();
+    let message = message.clone();
+    Callback::from(move |e: Event| {
+        let Some(input) = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(t).ok()) else { return };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        let (on_edit, message, id) = (on_edit.clone(), message.clone(), id.clone());
+        message.set(Some(format!("Reading {}…", file.name())));
+        wasm_bindgen_futures::spawn_local(async move {
+            match api::document_text(&file).await {
+                Ok(doc) => {
+                    message.set(doc.cut.then(|| {
+                        format!("{} has {:.0} characters of text: only the first {} are kept and verified against.", file.name(), doc.chars, doc.text.chars().count())
+                    }));
+                    on_edit.emit(DraftEdit::DocumentRead { id, name: file.name(), text: doc.text });
+                }
+                Err(e) => message.set(Some(format!("{} could not be read: {e}", file.name()))),
+            }
+        });
+    })
+}
+
+/// "1,234 words" for the document editor.
+fn size_line(text: &str) -> String {
+    let words = text.split_whitespace().count();
+    if words == 0 {
+        return "empty: paste the text, or open a .txt, .html or .pdf file".into();
+    }
+    format!("{words} words, {} characters", text.chars().count())
+}
+
+fn source_editor(p: &FormProps, i: usize, s: &SourceDraft, message: &UseStateHandle<Option<String>>) -> Html {
     let remove = {
         let draft = p.draft.clone();
         let on_change = p.on_change.clone();
@@ -238,10 +274,21 @@ fn source_editor(p: &FormProps, i: usize, s: &SourceDraft) -> Html {
                 <textarea class="src-triples" rows="4" placeholder="subject | relation | object (one per line)" value={s.triples.clone()} oninput={edit(p, move |d, v| d.sources[i].triples = v)} />
             </>
         },
+        SourceKind::Document => html! {
+            <>
+                <input class="src-title" placeholder="title" value={s.title.clone()} oninput={edit(p, move |d, v| d.sources[i].title = v)} />
+                <input class="src-url" placeholder="https://…" value={s.url.clone()} oninput={edit(p, move |d, v| d.sources[i].url = v)} />
+                <label class="row">{ "Open a file " }
+                    <input type="file" class="src-file" accept=".txt,.md,.html,.htm,.pdf,text/plain,text/html,application/pdf" onchange={on_document_file(p, s.id.clone(), message)} />
+                </label>
+                <textarea class="src-document" rows="8" placeholder="or paste the document's text (a web page, a paper, a report)" value={s.text.clone()} oninput={edit(p, move |d, v| d.sources[i].text = v)} />
+                <p class="doc-size">{ size_line(&s.text) }</p>
+            </>
+        },
     };
     html! {
         <fieldset class="source" data-index={i.to_string()}>
-            <legend>{ if s.kind == SourceKind::Passage { "Passage" } else { "Triples" } }</legend>
+            <legend>{ match s.kind { SourceKind::Passage => "Passage", SourceKind::Triples => "Triples", SourceKind::Document => "Long document" } }</legend>
             <div class="row">
                 <label>{ "id " }<input class="src-id" size="10" value={s.id.clone()} oninput={edit(p, move |d, v| d.sources[i].id = v)} /></label>
                 <button type="button" class="remove" onclick={remove} aria-label={format!("remove source {}", s.id)}>{ "Remove" }</button>

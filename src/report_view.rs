@@ -1,12 +1,12 @@
 //! The report: overall verdict, the answer with highlighted spans (hover or focus shows the evidence
 //! and marks it in the sources), per-sentence and per-citation badges, graphs, KG metrics, findings.
 
-use citelens_engine::{Category, Citation, EvidenceRef, Input, Report, SpanLabel};
+use citelens_engine::{Category, Citation, EvidenceRef, Input, Report, SentenceReport, SpanLabel};
 use yew::prelude::*;
 
 use crate::draft::safe_href;
 use crate::graph_view::{ReasoningGraphView, TriplesGraphView};
-use crate::segments::{segments, split3};
+use crate::segments::{mark_ranges, segments, split3};
 
 #[derive(Properties, PartialEq)]
 pub struct ReportProps {
@@ -85,32 +85,73 @@ fn evidence_line(e: &EvidenceRef) -> Html {
     }
 }
 
+/// What the reader is looking at: a highlighted span of the answer, or a sentence of the table.
+#[derive(Clone, Copy, PartialEq)]
+enum Focus {
+    Span(usize),
+    Sentence(usize),
+}
+
+/// The evidence of a sentence's claims (for a long document, where each claim's evidence was found).
+fn sentence_evidence(s: &SentenceReport) -> Vec<EvidenceRef> {
+    s.claims.iter().flat_map(|c| c.evidence.iter().cloned()).collect()
+}
+
+/// Where each marked piece of a source is: `(citation, start, end)` in characters.
+type Marked = Vec<(String, usize, usize)>;
+
+fn marked(evidence: &[EvidenceRef], sentence: Option<&SentenceReport>) -> Marked {
+    let mut out: Marked = evidence.iter().filter_map(|e| Some((e.citation.clone(), e.start?, e.end?))).collect();
+    // An abstaining sentence: the places its answer may be.
+    if let Some(a) = sentence.and_then(|s| s.abstention.as_ref()) {
+        out.extend(a.nearest.iter().map(|q| (q.citation.clone(), q.start, q.end)));
+    }
+    out
+}
+
 #[function_component(ReportView)]
 pub fn report_view(p: &ReportProps) -> Html {
-    let active = use_state(|| None::<usize>);
+    let focus = use_state(|| None::<Focus>);
     let r = &p.report;
     let spans_html = segments(&p.input.answer, &r.spans)
         .into_iter()
         .map(|seg| match (seg.span, seg.label) {
             (Some(i), Some(label)) => {
                 let enter = {
-                    let active = active.clone();
-                    Callback::from(move |_: MouseEvent| active.set(Some(i)))
+                    let focus = focus.clone();
+                    Callback::from(move |_: MouseEvent| focus.set(Some(Focus::Span(i))))
                 };
-                let focus = {
-                    let active = active.clone();
-                    Callback::from(move |_: FocusEvent| active.set(Some(i)))
+                let on_focus = {
+                    let focus = focus.clone();
+                    Callback::from(move |_: FocusEvent| focus.set(Some(Focus::Span(i))))
                 };
-                let is_active = *active == Some(i);
+                let is_active = *focus == Some(Focus::Span(i));
                 html! {
                     <mark class={classes!(format!("span-{}", label_name(label)), is_active.then_some("active"))} data-label={label_name(label)}
-                        tabindex="0" onmouseenter={enter} onfocus={focus} aria-label={format!("{}: {}", label_name(label), seg.text)}>{ seg.text }</mark>
+                        tabindex="0" onmouseenter={enter} onfocus={on_focus} aria-label={format!("{}: {}", label_name(label), seg.text)}>{ seg.text }</mark>
                 }
             }
             _ => html! { { seg.text } },
         })
         .collect::<Html>();
-    let active_span = active.and_then(|i| r.spans.get(i));
+    let active_span = match *focus {
+        Some(Focus::Span(i)) => r.spans.get(i),
+        _ => None,
+    };
+    let active_sentence = match *focus {
+        Some(Focus::Sentence(i)) => r.sentences.get(i),
+        _ => None,
+    };
+    let active_evidence: Vec<EvidenceRef> = match (active_span, active_sentence) {
+        (Some(s), _) => s.evidence.clone(),
+        (None, Some(s)) => sentence_evidence(s),
+        _ => Vec::new(),
+    };
+    let marks = marked(&active_evidence, active_sentence);
+    let focus_sentence = |i: usize| {
+        let focus = focus.clone();
+        Callback::from(move |_: FocusEvent| focus.set(Some(Focus::Sentence(i))))
+    };
     let has_triples = p.input.citations.iter().any(|c| c.triples.is_some());
 
     html! {
@@ -126,7 +167,10 @@ pub fn report_view(p: &ReportProps) -> Html {
             <p class="answer" id="answer-view">{ spans_html }</p>
             <div class="evidence-panel" id="evidence-panel">
                 { match active_span {
-                    None => html! { <p class="hint">{ "Hover over or tab to a highlighted span to see its evidence." }</p> },
+                    None => match active_sentence {
+                        Some(sentence) => sentence_focus_line(sentence, &active_evidence),
+                        None => html! { <p class="hint">{ "Hover over or tab to a highlighted span, or click a sentence, to see its evidence." }</p> },
+                    },
                     Some(s) if s.evidence.is_empty() => html! { <p>{ format!("“{}”: {} — no evidence sentence backs it.", s.text, label_name(s.label)) }</p> },
                     Some(s) => html! {
                         <>
@@ -141,8 +185,8 @@ pub fn report_view(p: &ReportProps) -> Html {
                 <thead><tr><th>{ "sentence" }</th><th>{ "verdict" }</th><th>{ "per citation" }</th><th>{ "reasoning" }</th></tr></thead>
                 <tbody>
                 { for r.sentences.iter().enumerate().map(|(i, s)| html! {
-                    <tr class="sentence" data-index={i.to_string()}>
-                        <td>{ s.text.clone() }{ check_lines(s) }</td>
+                    <tr class={classes!("sentence", (*focus == Some(Focus::Sentence(i))).then_some("active"))} data-index={i.to_string()} tabindex="0" onfocus={focus_sentence(i)}>
+                        <td>{ s.text.clone() }{ check_lines(s) }{ abstention_line(s) }</td>
                         <td>{ match &s.verdict { Some(v) => verdict_badge(v.category, v.confidence, v.uncertain), None => html! { <span class="badge none">{ "not cited" }</span> } } }</td>
                         <td>{ for s.per_citation.iter().map(|c| html! { <span class="per-citation">{ format!("[{}] ", c.citation) }{ badge(c.category, c.confidence) }</span> }) }</td>
                         <td>{ s.complexity.map_or("—", |c| c.as_str()) }</td>
@@ -152,7 +196,7 @@ pub fn report_view(p: &ReportProps) -> Html {
             </table>
             <h3>{ "Sources" }</h3>
             <div class="sources">
-                { for p.input.citations.iter().map(|c| source_card(c, r, active_span.map(|s| s.evidence.as_slice()).unwrap_or(&[]))) }
+                { for p.input.citations.iter().map(|c| source_card(c, r, &active_evidence, &marks)) }
             </div>
             <h3>{ "Reasoning graph" }</h3>
             <ReasoningGraphView graph={r.complexity.graph.clone()} kind={r.complexity.kind} />
@@ -180,17 +224,19 @@ pub fn report_view(p: &ReportProps) -> Html {
 }
 
 /// A source with its verdict; the active span's evidence sentences in it are marked.
-fn source_card(c: &Citation, r: &Report, active: &[EvidenceRef]) -> Html {
+fn source_card(c: &Citation, r: &Report, active: &[EvidenceRef], marks: &Marked) -> Html {
     let verdict = r.citations.iter().find(|v| v.citation == c.id);
     let title = c.title.clone().unwrap_or_else(|| format!("Source {}", c.id));
     let heading = match c.url.as_deref().and_then(safe_href) {
         Some(href) => html! { <a href={href} rel="noopener noreferrer" target="_blank">{ title }</a> },
         None => html! { { title } },
     };
-    let mut ranges: Vec<(usize, usize)> = active.iter().filter(|e| e.citation == c.id).filter_map(|e| Some((e.start?, e.end?))).collect();
+    let mut ranges: Vec<(usize, usize)> = marks.iter().filter(|m| m.0 == c.id).map(|m| (m.1, m.2)).collect();
     ranges.sort();
-    let body = match &c.text {
-        Some(text) => {
+    ranges.dedup();
+    let body = match (&c.document, &c.text) {
+        (Some(document), _) => html! { <DocumentPane citation={c.id.clone()} text={AttrValue::from(document.clone())} ranges={ranges.clone()} /> },
+        (None, Some(text)) => {
             // Mark the first active evidence sentence (the best one); the rest are listed in the panel.
             match ranges.first() {
                 Some(&(s, e)) => {
@@ -200,7 +246,7 @@ fn source_card(c: &Citation, r: &Report, active: &[EvidenceRef]) -> Html {
                 None => html! { <p class="source-text">{ text.clone() }</p> },
             }
         }
-        None => html! {
+        (None, None) => html! {
             <ul class="triples">
                 { for c.triples.iter().flatten().map(|t| {
                     let on = active.iter().any(|e| e.citation == c.id && e.triple.as_ref() == Some(t));
@@ -215,6 +261,72 @@ fn source_card(c: &Citation, r: &Report, active: &[EvidenceRef]) -> Html {
                 { verdict.map_or(html! { <span class="badge none">{ "not cited" }</span> }, |v| badge(v.category, v.confidence)) }
             </div>
             { body }
+        </div>
+    }
+}
+
+/// The evidence panel for a focused sentence: its claims' evidence, or where it was not found.
+fn sentence_focus_line(s: &SentenceReport, evidence: &[EvidenceRef]) -> Html {
+    let not_found = s.claims.iter().filter(|c| c.not_found).count();
+    html! {
+        <>
+            <p>{ format!("“{}”", s.text) }</p>
+            if not_found > 0 {
+                <p class="not-found">{ format!("{not_found} of its {} claim(s): nothing in the document bears on them; the nearest sentences are marked.", s.claims.len()) }</p>
+            }
+            if let Some(a) = &s.abstention {
+                <p class="abstention">{ a.message.clone() }</p>
+            }
+            if evidence.is_empty() {
+                <p>{ "No evidence sentence for it." }</p>
+            } else {
+                <ul>{ for evidence.iter().map(evidence_line) }</ul>
+            }
+        </>
+    }
+}
+
+/// For an abstaining sentence ("The document does not say…"): whether the document really lacks it.
+fn abstention_line(s: &SentenceReport) -> Html {
+    match &s.abstention {
+        Some(a) => html! { <p class={classes!("abstention", a.unanswerable.then_some("confirmed"))} data-unanswerable={a.unanswerable.to_string()}>{ a.message.clone() }</p> },
+        None => html! {},
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct DocumentPaneProps {
+    citation: String,
+    text: AttrValue,
+    /// Character ranges of the focused evidence, sorted.
+    ranges: Vec<(usize, usize)>,
+}
+
+/// A long document in a scrolling pane: the focused claim's evidence is marked and scrolled into
+/// view inside the pane (the page itself does not jump).
+#[function_component(DocumentPane)]
+fn document_pane(p: &DocumentPaneProps) -> Html {
+    let pane = use_node_ref();
+    {
+        let pane = pane.clone();
+        use_effect_with(p.ranges.clone(), move |_| {
+            if let Some(el) = pane.cast::<web_sys::HtmlElement>() {
+                let first = el.query_selector("mark.evidence-active").ok().flatten().and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok());
+                if let Some(mark) = first {
+                    // The pane is the marks' offset parent (position: relative in app.css).
+                    el.set_scroll_top((mark.offset_top() - el.client_height() / 3).max(0));
+                }
+            }
+        });
+    }
+    let pieces = mark_ranges(&p.text, &p.ranges);
+    html! {
+        <div class="document-pane" ref={pane} id={format!("document-{}", p.citation)} data-citation={p.citation.clone()} tabindex="0" aria-label={format!("document [{}]", p.citation)}>
+            { for pieces.into_iter().map(|(text, marked)| if marked {
+                html! { <mark class="evidence-active">{ text }</mark> }
+            } else {
+                html! { { text } }
+            }) }
         </div>
     }
 }

@@ -42,6 +42,32 @@ pub fn split3(text: &str, start: usize, end: usize) -> (String, String, String) 
     (chars[..s].iter().collect(), chars[s..e].iter().collect(), chars[e..].iter().collect())
 }
 
+/// `text` cut into pieces at the character `ranges` (sorted by start): `(piece, inside a range)`.
+/// Overlapping or out-of-range ranges are clamped or skipped, so a bad offset never panics.
+pub fn mark_ranges(text: &str, ranges: &[(usize, usize)]) -> Vec<(String, bool)> {
+    if ranges.is_empty() {
+        return vec![(text.to_string(), false)];
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut at = 0;
+    for &(s, e) in ranges {
+        let (s, e) = (s.max(at).min(chars.len()), e.min(chars.len()));
+        if s >= e {
+            continue;
+        }
+        if s > at {
+            out.push((chars[at..s].iter().collect(), false));
+        }
+        out.push((chars[s..e].iter().collect(), true));
+        at = e;
+    }
+    if at < chars.len() {
+        out.push((chars[at..].iter().collect(), false));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,5 +89,13 @@ mod tests {
         assert_eq!(segs.len(), 1);
         assert_eq!(split3("héllo", 1, 3), ("h".into(), "él".into(), "lo".into()));
         assert_eq!(split3("ab", 5, 9), ("ab".into(), "".into(), "".into()));
+    }
+
+    #[test]
+    fn marks_several_ranges_and_survives_bad_ones() {
+        let pieces = mark_ranges("Été. Deux. Trois.", &[(0, 4), (3, 9), (11, 17), (40, 50)]);
+        let got: Vec<(&str, bool)> = pieces.iter().map(|(t, m)| (t.as_str(), *m)).collect();
+        assert_eq!(got, [("Été.", true), (" Deux", true), (". ", false), ("Trois.", true)]);
+        assert_eq!(mark_ranges("abc", &[]), vec![("abc".to_string(), false)]);
     }
 }

@@ -9,12 +9,14 @@
 const HERE = new URL(".", import.meta.url);
 const DEFAULT_MODEL_BASE = new URL("model/", HERE);
 
-/** A typed error: `kind` is "fetch", "hash", "load", "not_loaded", "input" or "verify". */
+/** A typed error: `kind` is "fetch", "hash", "load", "not_loaded", "input", "verify" or "document" (a file
+ * `documentText` cannot read; `reason` says why). */
 export class CitelensError extends Error {
-  constructor(kind, message) {
+  constructor(kind, message, reason) {
     super(message);
     this.name = "CitelensError";
     this.kind = kind;
+    if (reason) this.reason = reason;
   }
 }
 
@@ -85,13 +87,45 @@ class PoolBackend {
   async run(worker, msg) {
     return (await worker.call(msg)).out;
   }
-  async verify(input, onSentence) {
+  /** The workers with the model, the lead first. */
+  readyWorkers() {
     const lead = this.workers[0];
+    return this.ready.includes(lead) ? [lead, ...this.ready.filter((w) => w !== lead)] : this.ready.slice();
+  }
+  /**
+   * Round one with long documents: every claim's candidate evidence pairs, scored by all the workers
+   * (the document is indexed in the lead, which is quick; scoring the candidates is what takes time).
+   * Resolves to the score rows for "prepare", or undefined when no citation is a document.
+   */
+  async roundOne(input, onProgress) {
+    const { pairs } = JSON.parse(await this.run(this.workers[0], { type: "candidates", input }));
+    if (!pairs.length) return undefined;
+    // Longest first, one pair per message: the workers finish together.
+    const order = pairs.map((_, i) => i).sort((a, b) => pairs[b][0].length + pairs[b][1].length - pairs[a][0].length - pairs[a][1].length);
+    const rows = [];
+    let next = 0;
+    let done = 0;
+    onProgress?.({ stage: "evidence", done, total: pairs.length });
+    const work = async (worker) => {
+      while (next < order.length) {
+        const pair = pairs[order[next++]];
+        const [probs] = JSON.parse(await this.run(worker, { type: "score", pairs: JSON.stringify([pair]) }));
+        if (probs) rows.push([pair[0], pair[1], probs]); // a pair the model refused counts as neutral, and is a finding
+        onProgress?.({ stage: "evidence", done: ++done, total: pairs.length });
+      }
+    };
+    await Promise.all(this.readyWorkers().map(work));
+    return JSON.stringify(rows);
+  }
+  async verify(input, onSentence, onProgress) {
+    const lead = this.workers[0];
+    const json = JSON.stringify(input);
+    const roundOne = await this.roundOne(json, onProgress);
     // One plan per request: the lead worker plans and keeps the plan. Every pair is scored once, in
     // the order of the steps (sentences) that first need it, by whichever worker is free: workers
     // pull a few pairs at a time, so no worker waits at a step's end for a slower one. The lead
     // reports each step as soon as its pairs are in, between its own scoring.
-    const { input: fitted, notes, steps } = JSON.parse(await this.run(lead, { type: "prepare", input: JSON.stringify(input) }));
+    const { input: fitted, notes, steps } = JSON.parse(await this.run(lead, { type: "prepare", input: json, roundOne }));
     const doc = JSON.stringify(fitted);
     const queue = [];
     const left = steps.map(() => 0);
@@ -140,8 +174,7 @@ class PoolBackend {
         });
       }
     };
-    const workers = this.ready.includes(lead) ? [lead, ...this.ready.filter((w) => w !== lead)] : this.ready.slice();
-    await Promise.all(workers.map((w) => work(w, w === lead)));
+    await Promise.all(this.readyWorkers().map((w) => work(w, w === lead)));
     // Steps the other workers finished after the lead ran out of pairs (or a plan with no pairs).
     if (steps.length && ready() > reported) await assemble(ready());
     return report;
@@ -159,7 +192,8 @@ class PageBackend {
     }
     return this.loaded.info;
   }
-  async verify(input, onSentence) {
+  async verify(input, onSentence, _onProgress) {
+    // On the page's thread the engine runs round one and round two in one call: no progress between.
     if (!this.loaded) throw new CitelensError("not_loaded", "the model is not loaded");
     try {
       return this.engine.verifyWith(this.loaded.verifier, input, onSentence);
@@ -206,13 +240,31 @@ export function load(options = {}) {
   return state.ready;
 }
 
-/** Verifies one input document (see schema/input.schema.json); `onSentence(partialReport, done, total)`. */
-export async function verify(input, { onSentence } = {}) {
+/**
+ * Verifies one input document (see schema/input.schema.json). `onSentence(partialReport, done, total)`
+ * streams the report; with long documents, `onProgress({stage: "evidence", done, total})` counts the
+ * candidate evidence sentences scored before the first report (in the worker pool).
+ */
+export async function verify(input, { onSentence, onProgress } = {}) {
   if (input == null || typeof input !== "object" || typeof input.answer !== "string") {
     throw new CitelensError("input", "verify(input) needs an object with a string `answer`");
   }
   await load();
-  return state.backend.verify(input, onSentence);
+  return state.backend.verify(input, onSentence, onProgress);
+}
+
+/**
+ * A long document's text from a File or Blob (`.txt`, `.html`, `.pdf`), for a citation's `document`:
+ * `{text, kind, pages?, cut}`. HTML is parsed inert (nothing in it runs); PDFs are read by pdf.js.
+ * See doc-text.js for the limits and the typed errors.
+ */
+export async function documentText(file) {
+  const { documentText: read } = await import("./doc-text.js");
+  try {
+    return await read(file);
+  } catch (e) {
+    throw new CitelensError(e.kind || "input", e.message, e.reason);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -346,7 +398,10 @@ export class CiteLensElement extends HTMLElement {
       });
       if (run !== this._run) return;
       this.showStatus("Verifying…");
-      const report = await verify(input, { onSentence: (partial) => run === this._run && this.render(input, partial, true) });
+      const report = await verify(input, {
+        onSentence: (partial) => run === this._run && this.render(input, partial, true),
+        onProgress: (p) => run === this._run && p.total && this.showStatus(`Finding the evidence in the document… ${p.done} of ${p.total} candidate sentences read`),
+      });
       if (run !== this._run) return;
       this._report = report;
       this.render(input, report, false);

@@ -1,6 +1,8 @@
 // A Web Worker holding one copy of the engine and model, off the page's thread. Messages in:
-// {id, type: "load", modelBase}, and the engine in stages for the worker pool: "prepare" {input} (plans
-// once, returns the streaming steps), "pairs" {input}, "score" {pairs}, "assemble" {input, scores, upto}.
+// {id, type: "load", modelBase}, and the engine in stages for the worker pool: "candidates" {input}
+// (round one with long documents: the candidate evidence pairs), "prepare" {input, roundOne} (plans
+// once, from round one's scores when given; returns the streaming steps), "pairs" {input}, "score"
+// {pairs}, "assemble" {input, scores, upto}.
 // Out: {id, type: "progress"|"ready"|"result"|"error", ...}.
 import { loadVerifier } from "./engine.js";
 
@@ -18,8 +20,10 @@ self.onmessage = async (ev) => {
       loading ??= loadVerifier(ev.data.modelBase, (p) => self.postMessage({ id, type: "progress", progress: p }));
       const { info } = await loading;
       self.postMessage({ id, type: "ready", info });
-    } else if (type === "prepare" || type === "pairs") {
+    } else if (type === "candidates" || type === "pairs") {
       self.postMessage({ id, type: "result", out: (await verifier())[type](ev.data.input) });
+    } else if (type === "prepare") {
+      self.postMessage({ id, type: "result", out: (await verifier()).prepare(ev.data.input, ev.data.roundOne) });
     } else if (type === "score") {
       self.postMessage({ id, type: "result", out: (await verifier()).score(ev.data.pairs) });
     } else if (type === "assemble") {

@@ -39,15 +39,34 @@ impl<S: Scorer> Engine<S> {
     /// this scores round one here (each claim's BM25 candidates, see `evidence`) and plans round two
     /// on the evidence chosen; round one's answers come with the plan and are not asked again.
     pub fn plan(&self, input: &Input) -> Result<Plan> {
-        let whole = self.scorer.has_four_way();
-        if !Plan::has_documents(input) {
-            return Plan::with_whole_sentences(input, &self.caps, &WordOverlap, whole);
+        match self.round_one(input)? {
+            None => Plan::with_whole_sentences(input, &self.caps, &WordOverlap, self.scorer.has_four_way()),
+            Some(first) => {
+                let scores = first.score(&self.scorer);
+                self.round_two(input, &first, &scores)
+            }
         }
-        let first = Plan::with_stage(input, &self.caps, &Bm25::default(), whole, DocumentStage::Candidates { joint: !self.scorer.has_evidence() })?;
-        let scores = first.score(&self.scorer);
-        let chosen = first.choose_evidence(&scores, &self.thresholds);
-        let mut plan = Plan::with_stage(input, &self.caps, &WordOverlap, whole, DocumentStage::Chosen(chosen))?;
-        plan.prescore(&first, &scores);
+    }
+
+    /// Round one of a verification with long documents: each claim's candidate evidence sentences
+    /// (BM25 over each cited document) as a plan whose pairs are to be scored, by this engine's
+    /// scorer or elsewhere (the browser's worker pool). `None` when no citation is a document: then
+    /// there is no round one.
+    pub fn round_one(&self, input: &Input) -> Result<Option<Plan>> {
+        if !Plan::has_documents(input) {
+            return Ok(None);
+        }
+        let stage = DocumentStage::Candidates { joint: !self.scorer.has_evidence() };
+        Plan::with_stage(input, &self.caps, &Bm25::default(), self.scorer.has_four_way(), stage).map(Some)
+    }
+
+    /// Round two: the plan that reads each claim against the evidence chosen from round one's
+    /// `scores`; round one's answers are kept in it (never asked again), and pairs round one could
+    /// not score are a finding.
+    pub fn round_two(&self, input: &Input, first: &Plan, scores: &Scores) -> Result<Plan> {
+        let chosen = first.choose_evidence(scores, &self.thresholds);
+        let mut plan = Plan::with_stage(input, &self.caps, &WordOverlap, self.scorer.has_four_way(), DocumentStage::Chosen(chosen))?;
+        plan.prescore(first, scores);
         if let Some(e) = scores.errors.first() {
             plan.findings.push(Finding {
                 kind: "truncated".into(),

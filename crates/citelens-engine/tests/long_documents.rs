@@ -142,3 +142,42 @@ fn pairs_scored_elsewhere_give_the_same_report_with_documents() {
     let scores = plan.score(&e.scorer);
     assert_eq!(e.report(&plan, &scores, plan.sentences.len()), direct);
 }
+
+#[test]
+fn round_one_scored_elsewhere_gives_the_same_report() {
+    // The browser's worker pool scores round one's candidates in several workers, then plans round
+    // two from that table: the report must be the one `verify` gives, and round one is never asked
+    // again.
+    let doc = article(40);
+    let e = engine(vec![("founded in 1887", "founded in 1887", ENT), ("founded in 1887", "founded in 1901", CON)]);
+    let inp = input("The museum was founded in 1901. Its first director was a geologist.", &doc);
+    let direct = e.verify(&inp).unwrap();
+    let first = e.round_one(&inp).unwrap().expect("a document gives a round one");
+    assert!(!first.pairs().is_empty());
+    let elsewhere = engine(e.scorer.rules.clone());
+    let table = first.pairs().iter().map(|(p, h)| ((p.clone(), h.clone()), elsewhere.scorer.score(&[(p, h)]).remove(0).unwrap())).collect();
+    let plan = e.round_two(&inp, &first, &first.scores_from(&table)).unwrap();
+    for id in plan.pairs_by_sentence().concat() {
+        assert!(!first.pairs().contains(&plan.pairs()[id]), "round one's pair {:?} asked again", plan.pairs()[id]);
+    }
+    let asked_before = *e.scorer.asked.borrow();
+    let scores = plan.score(&e.scorer);
+    assert_eq!(e.report(&plan, &scores, plan.sentences.len()), direct);
+    assert!(*e.scorer.asked.borrow() - asked_before < first.pairs().len(), "round one's answers were reused");
+    // No documents: no round one.
+    let mut plain = inp.clone();
+    plain.citations[0] = Citation { id: "1".into(), text: Some("The museum was founded in 1887.".into()), ..Default::default() };
+    assert!(e.round_one(&plain).unwrap().is_none());
+}
+
+#[test]
+fn round_one_pairs_missing_from_the_table_count_as_neutral_and_are_a_finding() {
+    let doc = article(20);
+    let e = engine(vec![("founded in 1887", "founded in 1887", ENT)]);
+    let inp = input("The museum was founded in 1887.", &doc);
+    let first = e.round_one(&inp).unwrap().unwrap();
+    let plan = e.round_two(&inp, &first, &first.scores_from(&Default::default())).unwrap();
+    let scores = plan.score(&e.scorer);
+    let r = e.report(&plan, &scores, plan.sentences.len());
+    assert!(r.findings.iter().any(|f| f.kind == "truncated" && f.message.contains("could not be scored")), "{:?}", r.findings);
+}

@@ -65,6 +65,9 @@ pub struct Verifier {
     engine: Engine<NliModel>,
     /// The plan of the last prepared input (its JSON after fitting), reused by `assemble`.
     plan: std::cell::RefCell<Option<(String, citelens_engine::Plan)>>,
+    /// Round one of the last input with long documents (its JSON after fitting), kept by
+    /// `candidates` for `prepare`.
+    round_one: std::cell::RefCell<Option<(String, citelens_engine::Plan)>>,
 }
 
 #[wasm_bindgen]
@@ -72,7 +75,7 @@ impl Verifier {
     #[wasm_bindgen(constructor)]
     pub fn new(onnx: &[u8], tokenizer: &[u8], config: &[u8]) -> Result<Verifier, JsError> {
         let model = NliModel::from_bytes(onnx, tokenizer, config).map_err(js_err)?;
-        Ok(Verifier { engine: Engine::new(model), plan: Default::default() })
+        Ok(Verifier { engine: Engine::new(model), plan: Default::default(), round_one: Default::default() })
     }
 
     /// `input` is a citelens input document (see schema/input.schema.json); returns the report.
@@ -122,14 +125,40 @@ impl Verifier {
     // The engine in stages, for scoring pairs in several workers at once (citelens.js's pool):
     // prepare (plan once) → score (any worker) → assemble (report of the sentences scored so far).
 
+    /// Round one of a verification with long documents, for scoring in several workers:
+    /// `{pairs}`, each claim's candidate evidence pairs `[premise, hypothesis]` (none when no
+    /// citation is a document). The round is kept for `prepare` on the same input.
+    pub fn candidates(&self, input: &str) -> Result<String, JsError> {
+        let mut input = Input::from_json(input).map_err(js_err)?;
+        input.fit_to(&self.engine.caps);
+        let first = self.engine.round_one(&input).map_err(js_err)?;
+        let pairs: &[(String, String)] = first.as_ref().map_or(&[], |p| p.pairs());
+        let out = serde_json::to_string(&serde_json::json!({ "pairs": pairs })).map_err(js_err)?;
+        *self.round_one.borrow_mut() = first.map(|p| (serde_json::to_string(&input).unwrap_or_default(), p));
+        Ok(out)
+    }
+
     /// `{input, notes, steps}`: the input cut to the caps, a `truncated` finding per cut, and the
     /// streaming steps: `{sentences, pairs}` — after scoring `pairs` (the `[premise, hypothesis]`
     /// pairs earlier steps did not need), the report of the first `sentences` sentences can be shown.
+    /// With `round_one` (rows as `assemble` takes them, scored from `candidates`' pairs), the
+    /// evidence in long documents is chosen from those answers instead of scoring round one here.
     /// The plan is kept for `assemble` on the same input.
-    pub fn prepare(&self, input: &str) -> Result<String, JsError> {
+    pub fn prepare(&self, input: &str, round_one: Option<String>) -> Result<String, JsError> {
         let mut input = Input::from_json(input).map_err(js_err)?;
         let notes = cut_findings(&input.fit_to(&self.engine.caps));
-        let plan = self.engine.plan(&input).map_err(js_err)?;
+        let fitted = serde_json::to_string(&input).map_err(js_err)?;
+        let plan = match round_one {
+            Some(rows) => {
+                let table = score_table(&rows)?;
+                let kept = self.round_one.borrow_mut().take().filter(|(key, _)| *key == fitted).map(|(_, p)| p);
+                match kept.map_or_else(|| self.engine.round_one(&input), |p| Ok(Some(p))).map_err(js_err)? {
+                    Some(first) => self.engine.round_two(&input, &first, &first.scores_from(&table)).map_err(js_err)?,
+                    None => self.engine.plan(&input).map_err(js_err)?,
+                }
+            }
+            None => self.engine.plan(&input).map_err(js_err)?,
+        };
         let by_sentence = plan.pairs_by_sentence();
         let mut steps = Vec::new();
         let mut done = 0;
@@ -138,7 +167,6 @@ impl Verifier {
             steps.push(serde_json::json!({ "sentences": upto, "pairs": pairs }));
             done = upto;
         }
-        let fitted = serde_json::to_string(&input).map_err(js_err)?;
         let out = serde_json::to_string(&serde_json::json!({ "input": &input, "notes": notes, "steps": steps })).map_err(js_err)?;
         *self.plan.borrow_mut() = Some((fitted, plan));
         Ok(out)
@@ -174,26 +202,7 @@ impl Verifier {
     /// `[[premise, hypothesis, [e, n, c] (+ four-way ×4) (+ evidence)], ...]` scored by `score`. Reuses the plan `prepare` made
     /// for the same input; plans afresh otherwise.
     pub fn assemble(&self, input: &str, scores: &str, upto: Option<u32>) -> Result<String, JsError> {
-        let rows: Vec<(String, String, Vec<f32>)> = serde_json::from_str(scores).map_err(js_err)?;
-        let mut table = std::collections::HashMap::new();
-        for (p, h, v) in rows {
-            let probs = match v.as_slice() {
-                [e, n, c] => citelens_engine::Probs { entailment: *e, neutral: *n, contradiction: *c, four_way: None, evidence: None },
-                [e, n, c, ev] => citelens_engine::Probs { entailment: *e, neutral: *n, contradiction: *c, four_way: None, evidence: Some(*ev) },
-                [e, n, c, s, ps, cs, i] => {
-                    citelens_engine::Probs { entailment: *e, neutral: *n, contradiction: *c, four_way: Some([*s, *ps, *cs, *i]), evidence: None }
-                }
-                [e, n, c, s, ps, cs, i, ev] => citelens_engine::Probs {
-                    entailment: *e,
-                    neutral: *n,
-                    contradiction: *c,
-                    four_way: Some([*s, *ps, *cs, *i]),
-                    evidence: Some(*ev),
-                },
-                other => return Err(JsError::new(&format!("a score has {} numbers; 3, 4, 7 or 8 expected", other.len()))),
-            };
-            table.insert((p, h), probs);
-        }
+        let table = score_table(scores)?;
         let mut cached = self.plan.borrow_mut();
         let fresh = match cached.as_ref() {
             Some((key, _)) if key == input => false,
@@ -213,4 +222,22 @@ impl Verifier {
         }
         serde_json::to_string(&report).map_err(js_err)
     }
+}
+
+/// The score table from `[[premise, hypothesis, [e, n, c] (+ four-way ×4) (+ evidence)], ...]`, as
+/// `score` writes the numbers.
+fn score_table(scores: &str) -> Result<std::collections::HashMap<(String, String), citelens_engine::Probs>, JsError> {
+    let rows: Vec<(String, String, Vec<f32>)> = serde_json::from_str(scores).map_err(js_err)?;
+    let mut table = std::collections::HashMap::new();
+    for (p, h, v) in rows {
+        let (four_way, evidence) = match v.len() {
+            3 => (None, None),
+            4 => (None, Some(v[3])),
+            7 => (Some([v[3], v[4], v[5], v[6]]), None),
+            8 => (Some([v[3], v[4], v[5], v[6]]), Some(v[7])),
+            n => return Err(JsError::new(&format!("a score has {n} numbers; 3, 4, 7 or 8 expected"))),
+        };
+        table.insert((p, h), citelens_engine::Probs { entailment: v[0], neutral: v[1], contradiction: v[2], four_way, evidence });
+    }
+    Ok(table)
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Times a five-sentence answer against a 10,000-word document on this machine (issue 13's figure):
+# natively (the CLI), then in Debian's Chromium through the JS API when dist/ is built:
 #   bash scripts/bench-document.sh
 # The document is Evidence Inference article PMC101395 (the answer's source, from ../shared/data; never
 # committed) followed by the next articles by id, up to the paragraph that reaches 10,000 words.
@@ -29,3 +30,8 @@ print(f"{out}: {words} words")
 PY
 cargo build --release -p citelens-cli
 target/release/citelens doc-bench --document "$OUT/doc10k.txt" --answer tests/fixtures/long_document/answer_pmc101395.txt --runs "${RUNS:-3}"
+if [ -f dist/index.html ]; then
+  node scripts/bench-document-browser.mjs "$OUT/doc10k.txt" tests/fixtures/long_document/answer_pmc101395.txt "${RUNS:-3}"
+else
+  echo "no dist/: run \`trunk build --release\` for the browser figure" >&2
+fi

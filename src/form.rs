@@ -42,6 +42,8 @@ fn edit(p: &FormProps, f: impl Fn(&mut Draft, String) + 'static) -> Callback<Inp
 pub fn input_form(p: &FormProps) -> Html {
     let paste = use_state(String::new);
     let message = use_state(|| None::<String>);
+    // A file being read into a document source ("Reading report.pdf…").
+    let reading = use_state(|| None::<String>);
     // The gold reading of a generated example, shown beside the form so the verdict can be compared.
     let gold = use_state(|| None::<String>);
 
@@ -115,7 +117,7 @@ pub fn input_form(p: &FormProps) -> Html {
             if p.draft.sources.is_empty() {
                 <p class="notice warn" id="no-sources">{ "No sources yet: without them every claim is unverifiable. Add a passage or triples." }</p>
             }
-            { for p.draft.sources.iter().enumerate().map(|(i, s)| source_editor(p, i, s, &message)) }
+            { for p.draft.sources.iter().enumerate().map(|(i, s)| source_editor(p, i, s, &message, &reading)) }
             <div class="row">
                 <button type="button" id="add-passage" onclick={add(SourceKind::Passage)}>{ "+ Passage" }</button>
                 <button type="button" id="add-triples" onclick={add(SourceKind::Triples)}>{ "+ Knowledge-graph triples" }</button>
@@ -127,6 +129,9 @@ pub fn input_form(p: &FormProps) -> Html {
                     placeholder={r#"{"question": "...", "answer": "... [1]", "citations": [{"id": 1, "text": "..."}]}"#} />
                 <button type="button" id="load-json" onclick={on_load_json}>{ "Load JSON" }</button>
             </details>
+            if let Some(r) = &*reading {
+                <p class="notice" id="file-status" role="status">{ r.clone() }</p>
+            }
             if let Some(m) = &*message {
                 <p class="notice error" id="form-error" role="alert">{ m.clone() }</p>
             }
@@ -219,16 +224,20 @@ fn example_menu(p: &ExampleMenuProps) -> Html {
 }
 
 /// Reads the file picked for document source `id` in the background; its text comes back as an edit.
-fn on_document_file(p: &FormProps, id: String, message: &UseStateHandle<Option<String>>) -> Callback<Event> {
+fn on_document_file(p: &FormProps, id: String, message: &UseStateHandle<Option<String>>, reading: &UseStateHandle<Option<String>>) -> Callback<Event> {
     let on_edit = p.on_edit.clone();
-    let message = message.clone();
+    let (message, reading) = (message.clone(), reading.clone());
     Callback::from(move |e: Event| {
         let Some(input) = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(t).ok()) else { return };
         let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-        let (on_edit, message, id) = (on_edit.clone(), message.clone(), id.clone());
-        message.set(Some(format!("Reading {}…", file.name())));
+        let (on_edit, message, reading, id) = (on_edit.clone(), message.clone(), reading.clone(), id.clone());
+        reading.set(Some(format!("Reading {}…", file.name())));
+        // The same file picked again must fire `change` again.
+        input.set_value("");
         wasm_bindgen_futures::spawn_local(async move {
-            match api::document_text(&file).await {
+            let result = api::document_text(&file).await;
+            reading.set(None);
+            match result {
                 Ok(doc) => {
                     message.set(doc.cut.then(|| {
                         format!("{} has {:.0} characters of text: only the first {} are kept and verified against.", file.name(), doc.chars, doc.text.chars().count())
@@ -250,7 +259,7 @@ fn size_line(text: &str) -> String {
     format!("{words} words, {} characters", text.chars().count())
 }
 
-fn source_editor(p: &FormProps, i: usize, s: &SourceDraft, message: &UseStateHandle<Option<String>>) -> Html {
+fn source_editor(p: &FormProps, i: usize, s: &SourceDraft, message: &UseStateHandle<Option<String>>, reading: &UseStateHandle<Option<String>>) -> Html {
     let remove = {
         let draft = p.draft.clone();
         let on_change = p.on_change.clone();
@@ -279,7 +288,7 @@ fn source_editor(p: &FormProps, i: usize, s: &SourceDraft, message: &UseStateHan
                 <input class="src-title" placeholder="title" value={s.title.clone()} oninput={edit(p, move |d, v| d.sources[i].title = v)} />
                 <input class="src-url" placeholder="https://…" value={s.url.clone()} oninput={edit(p, move |d, v| d.sources[i].url = v)} />
                 <label class="row">{ "Open a file " }
-                    <input type="file" class="src-file" accept=".txt,.md,.html,.htm,.pdf,text/plain,text/html,application/pdf" onchange={on_document_file(p, s.id.clone(), message)} />
+                    <input type="file" class="src-file" accept=".txt,.md,.html,.htm,.pdf,text/plain,text/html,application/pdf" onchange={on_document_file(p, s.id.clone(), message, reading)} />
                 </label>
                 <textarea class="src-document" rows="8" placeholder="or paste the document's text (a web page, a paper, a report)" value={s.text.clone()} oninput={edit(p, move |d, v| d.sources[i].text = v)} />
                 <p class="doc-size">{ size_line(&s.text) }</p>

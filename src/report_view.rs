@@ -232,10 +232,12 @@ fn source_card(c: &Citation, r: &Report, active: &[EvidenceRef], marks: &Marked)
         None => html! { { title } },
     };
     let mut ranges: Vec<(usize, usize)> = marks.iter().filter(|m| m.0 == c.id).map(|m| (m.1, m.2)).collect();
+    // Evidence comes best first: the pane scrolls to the best, wherever it is in the document.
+    let best = ranges.first().copied();
     ranges.sort();
     ranges.dedup();
     let body = match (&c.document, &c.text) {
-        (Some(document), _) => html! { <DocumentPane citation={c.id.clone()} text={AttrValue::from(document.clone())} ranges={ranges.clone()} /> },
+        (Some(document), _) => html! { <DocumentPane citation={c.id.clone()} text={AttrValue::from(document.clone())} ranges={ranges.clone()} best={best} /> },
         (None, Some(text)) => {
             // Mark the first active evidence sentence (the best one); the rest are listed in the panel.
             match ranges.first() {
@@ -300,6 +302,8 @@ struct DocumentPaneProps {
     text: AttrValue,
     /// Character ranges of the focused evidence, sorted.
     ranges: Vec<(usize, usize)>,
+    /// The best of them (scrolled to).
+    best: Option<(usize, usize)>,
 }
 
 /// A long document in a scrolling pane: the focused claim's evidence is marked and scrolled into
@@ -311,7 +315,7 @@ fn document_pane(p: &DocumentPaneProps) -> Html {
         let pane = pane.clone();
         use_effect_with(p.ranges.clone(), move |_| {
             if let Some(el) = pane.cast::<web_sys::HtmlElement>() {
-                let first = el.query_selector("mark.evidence-active").ok().flatten().and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok());
+                let first = el.query_selector("mark.evidence-active.best").ok().flatten().and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok());
                 if let Some(mark) = first {
                     // The pane is the marks' offset parent (position: relative in app.css).
                     el.set_scroll_top((mark.offset_top() - el.client_height() / 3).max(0));
@@ -320,12 +324,18 @@ fn document_pane(p: &DocumentPaneProps) -> Html {
         });
     }
     let pieces = mark_ranges(&p.text, &p.ranges);
+    let best_start = p.best.map(|b| b.0);
+    let mut at = 0;
     html! {
         <div class="document-pane" ref={pane} id={format!("document-{}", p.citation)} data-citation={p.citation.clone()} tabindex="0" aria-label={format!("document [{}]", p.citation)}>
-            { for pieces.into_iter().map(|(text, marked)| if marked {
-                html! { <mark class="evidence-active">{ text }</mark> }
-            } else {
-                html! { { text } }
+            { for pieces.into_iter().map(|(text, marked)| {
+                let start = at;
+                at += text.chars().count();
+                if marked {
+                    html! { <mark class={classes!("evidence-active", (Some(start) == best_start).then_some("best"))}>{ text }</mark> }
+                } else {
+                    html! { { text } }
+                }
             }) }
         </div>
     }

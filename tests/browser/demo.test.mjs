@@ -292,3 +292,82 @@ test("a long document through <cite-lens>: evidence found post hoc, offsets into
     native.sentences.map((s) => [s.verdict.category, s.claims.map((c) => [c.status, c.evidence.map((e) => e.start)])]));
   await page.close();
 });
+
+/** A one-page PDF whose text layer holds `lines` (Helvetica; offsets in the xref computed here). */
+function pdfWithText(lines) {
+  const esc = (s) => s.replace(/[\\()]/g, (c) => `\\${c}`);
+  const stream = lines.length
+    ? `BT /F1 11 Tf 14 TL 50 780 Td ${lines.map((l) => `(${esc(l)}) Tj T*`).join(" ")} ET`
+    : "0 0 1 rg 10 10 100 100 re f"; // a drawing, no text: what a scan looks like to a reader
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+    `<< /Length ${Buffer.byteLength(stream, "latin1")} >>\nstream\n${stream}\nendstream`,
+  ];
+  let pdf = "%PDF-1.4\n";
+  const offsets = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(pdf, "latin1"));
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(pdf, "latin1");
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, "latin1");
+}
+
+test("the demo's document pane: a hostile HTML page and a PDF as long documents, progress, evidence marked and scrolled into view", async () => {
+  const { page, errors } = await openDemo();
+  let html = "<html><head><title>The Aarhus museum</title><script>window.__pwned='head'</script></head><body>";
+  html += "<nav>Home | About</nav><img src=x onerror=\"window.__pwned='img'\">";
+  for (let i = 0; i < 120; i++) {
+    html += `<p>Room ${i} of the museum shows old maps and globes from the harbour archive.</p>`;
+    if (i === 90) html += "<p>The museum was founded in <b>1887</b> by the city of Aarhus.</p><script>window.__pwned='body'</script>";
+  }
+  html += "</body></html>";
+  await page.click("#add-document");
+  await page.setInputFiles(".source .src-file", { name: "museum.html", mimeType: "text/html", buffer: Buffer.from(html) });
+  await page.waitForFunction(() => document.querySelector(".src-document")?.value.includes("founded in 1887"));
+  const text = await page.inputValue(".src-document");
+  assert.match(text, /^The Aarhus museum\n\nRoom 0 of the museum/, "the page's title, then one paragraph per block");
+  assert.doesNotMatch(text, /Home \| About|__pwned/, "navigation and scripts are not the page's text");
+  assert.equal(await page.inputValue(".source .src-title"), "museum.html");
+  await page.fill("#answer", "The museum opened in 1887. It shows old maps from the harbour archive.");
+  // The progress bar of round one shows while the candidates are scored.
+  await page.evaluate(() => {
+    window.__sawProgress = false;
+    new MutationObserver(() => { if (document.querySelector("#evidence-progress")) window.__sawProgress = true; })
+      .observe(document.querySelector(".output-panel"), { childList: true, subtree: true });
+  });
+  await page.click("#verify");
+  await runFinished(page);
+  assert.equal(await page.evaluate(() => window.__sawProgress), true, "a progress bar while the document is read");
+  assert.equal(await page.evaluate(() => window.__pwned), undefined, "nothing in the page ran");
+  // Focusing the first sentence marks its evidence in the pane and scrolls the pane to it.
+  await page.focus("tr.sentence[data-index='0']");
+  const mark = await page.waitForSelector("#document-1 mark.evidence-active.best");
+  assert.equal(await mark.textContent(), "The museum was founded in 1887 by the city of Aarhus.");
+  const view = await page.$eval("#document-1", (pane) => {
+    const m = pane.querySelector("mark.evidence-active.best").getBoundingClientRect();
+    const p = pane.getBoundingClientRect();
+    return { scrolled: pane.scrollTop, inside: m.top >= p.top && m.bottom <= p.bottom };
+  });
+  assert.ok(view.scrolled > 0 && view.inside, `evidence scrolled into the pane: ${JSON.stringify(view)}`);
+  assert.match(await page.textContent("#evidence-panel"), /founded in 1887/);
+  assert.equal(await page.getAttribute("tr.sentence[data-index='0'] .badge", "data-category"), "supportive");
+
+  // A PDF's text layer through pdf.js; a PDF without one is a clear error, not an empty document.
+  await page.setInputFiles(".source .src-file", { name: "report.pdf", mimeType: "application/pdf",
+    buffer: pdfWithText(["Annual report of the Aarhus museum.", "The museum was founded in 1887 by the city of Aarhus."]) });
+  await page.waitForFunction(() => document.querySelector(".src-document")?.value.startsWith("Annual report"));
+  assert.match(await page.inputValue(".src-document"), /founded in 1887 by the city of Aarhus\./);
+  await page.setInputFiles(".source .src-file", { name: "scan.pdf", mimeType: "application/pdf", buffer: pdfWithText([]) });
+  await page.waitForFunction(() => /could not be read/.test(document.querySelector("#form-error")?.textContent || ""));
+  assert.match(await page.textContent("#form-error"), /scan\.pdf could not be read: .*no text layer/);
+  assert.match(await page.inputValue(".src-document"), /^Annual report/, "the document read before is kept");
+  await page.screenshot({ path: path.join(ARTIFACTS, "document-pane.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

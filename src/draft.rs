@@ -195,9 +195,11 @@ mod tests {
 
     #[test]
     fn a_document_read_late_keeps_later_edits() {
-        let mut d = Draft { answer: "typed while the file was read".into(), ..Draft::default() };
-        d.sources.push(SourceDraft { kind: SourceKind::Document, ..SourceDraft::passage(1) });
-        d.sources.push(SourceDraft::passage(2));
+        let mut typed = Draft { answer: "typed while the file was read".into(), ..Draft::default() };
+        typed.sources.push(SourceDraft { kind: SourceKind::Document, ..SourceDraft::passage(1) });
+        typed.sources.push(SourceDraft::passage(2));
+        let mut d = Draft::default();
+        d.apply(DraftEdit::Replace(typed));
         d.apply(DraftEdit::DocumentRead { id: "1".into(), name: "paper.pdf".into(), text: "Body.".into() });
         assert_eq!((d.sources[0].text.as_str(), d.sources[0].title.as_str()), ("Body.", "paper.pdf"));
         assert_eq!(d.answer, "typed while the file was read");

@@ -156,6 +156,8 @@ pub struct Plan {
     /// Answers already known for some pairs (round one of a verification with documents read
     /// these), by `PairId`: never scored again.
     prescored: Vec<Option<Probs>>,
+    /// Round one's pairs this plan does not list (candidates not chosen): the model read them too.
+    read_in_round_one: usize,
 }
 
 /// Where a verification with long documents stands (see `evidence`).
@@ -302,6 +304,7 @@ impl Plan {
             pairs: Vec::new(),
             index: HashMap::new(),
             prescored: Vec::new(),
+            read_in_round_one: 0,
         };
         let mut discourse = Discourse::from_question(&plan.question);
         for (si, mut w) in sentences.into_iter().enumerate() {
@@ -484,6 +487,12 @@ impl Plan {
         self.sentences.iter().filter_map(|w| w.whole).map(|i| self.pairs[i].clone()).collect()
     }
 
+    /// Distinct pairs the model reads for this verification: the plan's, and round one's candidates
+    /// that were not chosen.
+    pub fn pairs_read(&self) -> usize {
+        self.pairs.len() + self.read_in_round_one
+    }
+
     /// Every distinct (premise, hypothesis) pair the plan needs scored, in order.
     pub fn pairs(&self) -> &[(String, String)] {
         &self.pairs
@@ -554,6 +563,7 @@ impl Plan {
             .iter()
             .map(|key| other.index.get(key).and_then(|&i| scores.results.get(i).copied().flatten()))
             .collect();
+        self.read_in_round_one = other.pairs.iter().filter(|key| !self.index.contains_key(*key)).count();
     }
 
     fn known(&self, i: PairId) -> Option<Probs> {

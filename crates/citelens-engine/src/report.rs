@@ -292,6 +292,6 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kg: Option<KgMetrics>,
     pub findings: Vec<Finding>,
-    /// Premise/claim pairs the model scored.
+    /// Premise/claim pairs the model scored (with long documents, round one's candidates included).
     pub pairs_scored: usize,
 }

@@ -364,7 +364,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         spans,
         kg,
         findings,
-        pairs_scored: plan.pairs().len(),
+        pairs_scored: plan.pairs_read(),
     }
 }
 

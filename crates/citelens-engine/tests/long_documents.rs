@@ -164,6 +164,11 @@ fn round_one_scored_elsewhere_gives_the_same_report() {
     let scores = plan.score(&e.scorer);
     assert_eq!(e.report(&plan, &scores, plan.sentences.len()), direct);
     assert!(*e.scorer.asked.borrow() - asked_before < first.pairs().len(), "round one's answers were reused");
+    // Every pair the model read counts, round one's included, each once.
+    let mut read: Vec<&(String, String)> = first.pairs().iter().chain(plan.pairs()).collect();
+    read.sort();
+    read.dedup();
+    assert_eq!(direct.pairs_scored, read.len());
     // No documents: no round one.
     let mut plain = inp.clone();
     plain.citations[0] = Citation { id: "1".into(), text: Some("The museum was founded in 1887.".into()), ..Default::default() };

@@ -368,6 +368,13 @@ test("the demo's document pane: a hostile HTML page and a PDF as long documents,
   assert.match(await page.textContent("#form-error"), /scan\.pdf could not be read: .*no text layer/);
   assert.match(await page.inputValue(".src-document"), /^Annual report/, "the document read before is kept");
   await page.screenshot({ path: path.join(ARTIFACTS, "document-pane.png"), fullPage: true });
+  // The API's limits: text past the engine's cap is cut and says so; a type it cannot read is a typed error.
+  const limits = await page.evaluate(async () => {
+    const long = await window.citelens.documentText(new File(["é".repeat(1_100_000)], "long.txt", { type: "text/plain" }));
+    const refused = await window.citelens.documentText(new File([new Uint8Array([137, 80, 78, 71])], "photo.png", { type: "image/png" })).catch((e) => e);
+    return { cut: long.cut, chars: long.chars, kept: [...long.text].length, kind: refused.kind, reason: refused.reason };
+  });
+  assert.deepEqual(limits, { cut: true, chars: 1_100_000, kept: 1_048_576, kind: "document", reason: "unsupported" });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -66,6 +66,9 @@ class WorkerBackend {
 const PULL_PAIRS = 1;
 /** The score table's key for a (premise, hypothesis) pair. */
 const pairKey = (p, h) => `${p}\u0000${h}`;
+/** `[premise, hypothesis]` pairs longest first: the last pairs the workers take are short, so they
+ * finish together. */
+const longestFirst = (pairs) => pairs.slice().sort((a, b) => b[0].length + b[1].length - a[0].length - a[1].length);
 
 class PoolBackend {
   constructor(size) {
@@ -100,15 +103,15 @@ class PoolBackend {
   async roundOne(input, onProgress) {
     const { pairs } = JSON.parse(await this.run(this.workers[0], { type: "candidates", input }));
     if (!pairs.length) return undefined;
-    // Longest first, one pair per message: the workers finish together.
-    const order = pairs.map((_, i) => i).sort((a, b) => pairs[b][0].length + pairs[b][1].length - pairs[a][0].length - pairs[a][1].length);
+    // One pair per message, longest first.
+    const order = longestFirst(pairs);
     const rows = [];
     let next = 0;
     let done = 0;
     onProgress?.({ stage: "evidence", done, total: pairs.length });
     const work = async (worker) => {
       while (next < order.length) {
-        const pair = pairs[order[next++]];
+        const pair = order[next++];
         const [probs] = JSON.parse(await this.run(worker, { type: "score", pairs: JSON.stringify([pair]) }));
         if (probs) rows.push([pair[0], pair[1], probs]); // a pair the model refused counts as neutral, and is a finding
         onProgress?.({ stage: "evidence", done: ++done, total: pairs.length });
@@ -131,9 +134,8 @@ class PoolBackend {
     const left = steps.map(() => 0);
     const queued = new Set();
     steps.forEach((step, k) => {
-      // Longest first within a step: the last pairs taken are short, so the workers end together.
-      const pairs = step.pairs.slice().sort((a, b) => b[0].length + b[1].length - a[0].length - a[1].length);
-      for (const [p, h] of pairs) {
+      // Longest first within a step.
+      for (const [p, h] of longestFirst(step.pairs)) {
         const key = pairKey(p, h);
         if (queued.has(key)) continue;
         queued.add(key);

@@ -1,12 +1,12 @@
 //! The page: model status, the input form, and the report of the last run.
 
-use citelens_engine::{Caps, Cut, Input, Report};
+use citelens_engine::{Caps, Category, Cut, Input, Report};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::api::{self, ModelInfo, Progress};
 use crate::draft::{Draft, DraftEdit};
-use crate::form::InputForm;
+use crate::form::{GeneratedGold, InputForm};
 use crate::report_view::ReportView;
 
 #[derive(Clone, PartialEq)]
@@ -52,6 +52,8 @@ pub fn app() -> Html {
     let draft = use_reducer(FormState::default);
     // Finished runs, on the report panel as data-runs: lets scripts and tests wait for a new result.
     let runs = use_state(|| 0u32);
+    // The generated example last picked, with its gold category.
+    let picked = use_state(|| None::<GeneratedGold>);
 
     {
         let model = model.clone();
@@ -108,6 +110,10 @@ pub fn app() -> Html {
         let draft = draft.clone();
         Callback::from(move |e: DraftEdit| draft.dispatch(e))
     };
+    let on_gold = {
+        let picked = picked.clone();
+        Callback::from(move |g: Option<GeneratedGold>| picked.set(g))
+    };
     let retry = {
         let model = model.clone();
         Callback::from(move |_| start_loading(model.clone()))
@@ -124,11 +130,12 @@ pub fn app() -> Html {
             </header>
             <main class="columns">
                 <section class="input-panel" aria-label="Input">
-                    <InputForm draft={draft.0.clone()} on_change={on_draft} on_edit={on_draft_edit} on_verify={on_verify} can_verify={ready && !busy} />
+                    <InputForm draft={draft.0.clone()} on_change={on_draft} on_edit={on_draft_edit} on_verify={on_verify} can_verify={ready && !busy} on_gold={on_gold} />
                 </section>
                 <section class="output-panel" aria-label="Report" aria-live="polite" data-runs={runs.to_string()}>
                     { cut_notice(&cuts) }
                     { run_view(&run) }
+                    { gold_agreement(&run, picked.as_ref()) }
                 </section>
             </main>
         </div>
@@ -182,6 +189,25 @@ fn run_view(run: &RunState) -> Html {
         },
         RunState::Failed(e) => html! { <div class="notice error" id="run-status" role="alert">{ format!("Verification failed: {e}") }</div> },
     }
+}
+
+/// Whether the finished report agrees with the picked generated example's gold category; nothing when
+/// the verified input is not that example's (the form was edited, or another example picked).
+fn gold_agreement(run: &RunState, picked: Option<&GeneratedGold>) -> Html {
+    let (RunState::Done { input, report, .. }, Some(gold)) = (run, picked) else {
+        return html! {};
+    };
+    if *input != gold.input {
+        return html! {};
+    }
+    let ours = report.overall.category;
+    let name = |c: Category| c.as_str().replace('_', " ");
+    let (class, text) = if ours == gold.category {
+        ("notice", format!("citelens reads this answer as {}: it agrees with the generator's gold category.", name(ours)))
+    } else {
+        ("notice warn", format!("citelens reads this answer as {}; the generator's gold category is {}.", name(ours), name(gold.category)))
+    };
+    html! { <p class={class} id="gold-agreement" data-agrees={(ours == gold.category).to_string()}>{ text }</p> }
 }
 
 #[derive(Properties, PartialEq)]

@@ -2,7 +2,7 @@
 //! from a .txt / .html / .pdf file) that can be added and removed, a pasted JSON document, the paper
 //! examples and the CAQA generator's examples.
 
-use citelens_engine::Input;
+use citelens_engine::{Category, Input};
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -17,6 +17,16 @@ pub struct FormProps {
     pub on_edit: Callback<DraftEdit>,
     pub on_verify: Callback<Input>,
     pub can_verify: bool,
+    /// A generated example was picked (its gold), or another example replaced it (None).
+    pub on_gold: Callback<Option<GeneratedGold>>,
+}
+
+/// A generated example's input and gold category: the report of that same input says whether
+/// citelens agrees with the generator.
+#[derive(Clone, PartialEq)]
+pub struct GeneratedGold {
+    pub input: Input,
+    pub category: Category,
 }
 
 fn input_value(e: &InputEvent) -> String {
@@ -51,11 +61,14 @@ pub fn input_form(p: &FormProps) -> Html {
         let on_change = p.on_change.clone();
         let message = message.clone();
         let gold = gold.clone();
+        let on_gold = p.on_gold.clone();
         Callback::from(move |v: serde_json::Value| match serde_json::from_value::<Input>(v.clone()) {
             Ok(input) => {
                 on_change.emit(Draft::from_input(&input));
                 message.set(None);
                 gold.set(if with_gold { gold_reading(&v) } else { None });
+                let category = v.get("label").cloned().and_then(|l| serde_json::from_value::<Category>(l).ok());
+                on_gold.emit(category.filter(|_| with_gold).map(|category| GeneratedGold { input, category }));
             }
             Err(err) => message.set(Some(format!("That example does not parse: {err}"))),
         })

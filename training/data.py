@@ -229,3 +229,69 @@ def nli_focus_mix(mix, seed=13, other_fraction=0.25, flip=True):
     out = nli + flipped + rest
     rng.shuffle(out)
     return out
+
+
+# Words that start an SNLI/MultiNLI hypothesis and are lowercased when it becomes a second clause;
+# anything else (a name, "I") keeps its capital.
+_LOWER_STARTS = {
+    "a", "an", "the", "two", "three", "four", "five", "several", "some", "many", "there", "this", "that",
+    "these", "those", "he", "she", "they", "it", "his", "her", "their", "its", "people", "men", "women",
+    "one", "no", "nobody", "someone", "somebody", "everyone", "all", "most", "both", "each", "we", "you",
+}
+_JOINERS = [", and ", "; ", " and ", ", while "]
+
+
+def _clause(sentence, first):
+    s = sentence.strip().rstrip(".!")
+    if not s:
+        return s
+    if first:
+        return s[0].upper() + s[1:]
+    head = s.split(" ", 1)[0]
+    return s[0].lower() + s[1:] if head.lower() in _LOWER_STARTS else s
+
+
+def join_claims(a, b, rng):
+    """One answer sentence stating two facts, the way an assistant writes them: "A, and b."."""
+    return _clause(a, True) + rng.choice(_JOINERS) + _clause(b, False) + "."
+
+
+def composed_four_way(examples, rng, n):
+    """Four-way rows on everyday prose, built the way CAQA edits a grounding subgraph, from NLI premises
+    that carry an entailed, a neutral and a contradicted hypothesis (SNLI / MultiNLI group them):
+    - supportive: two entailed facts joined, against both their premises (two sources, one sentence);
+    - partially supportive: an entailed fact joined with the same premise's neutral one (the evidence
+      lacks a fact the sentence states), against that premise, or with a second source that backs the
+      first fact only;
+    - contradictory: an entailed fact joined with the premise's contradicted one;
+    - irrelevant: an entailed fact against another group's premise.
+    Rows are (premise, sentence, gold, None) in `fourway.py`'s shape, about n/4 of each."""
+    groups = {}
+    for prem, hyp, y, _ in examples:
+        if y in (ENT, NEU, CON):
+            groups.setdefault(prem, {}).setdefault(y, []).append(hyp)
+    full = [(p, g) for p, g in groups.items() if all(k in g for k in (ENT, NEU, CON))]
+    rng.shuffle(full)
+    if len(full) < 2:
+        return []
+    out = []
+    for i in range(min(n, 4 * len(full))):
+        prem, g = full[i % len(full)]
+        other_prem, other = full[(i + 1 + rng.randrange(len(full) - 1)) % len(full)]
+        fact = rng.choice(g[ENT])
+        kind = i % 4
+        if kind == 0:
+            pair = [(fact, prem), (rng.choice(other[ENT]), other_prem)]
+            rng.shuffle(pair)
+            out.append((pair[0][1] + " " + pair[1][1], join_claims(pair[0][0], pair[1][0], rng), "supportive", None))
+        elif kind == 1:
+            sentence = join_claims(fact, rng.choice(g[NEU]), rng)
+            evidence = prem if rng.random() < 0.7 else prem + " " + other_prem
+            out.append((evidence, sentence, "partially_supportive", None))
+        elif kind == 2:
+            parts = [fact, rng.choice(g[CON])]
+            rng.shuffle(parts)
+            out.append((prem, join_claims(parts[0], parts[1], rng), "contradictory", None))
+        else:
+            out.append((other_prem, fact, "irrelevant", None))
+    return out

@@ -29,12 +29,14 @@ done
 "$CL" pairs --dataset expertqa --input "$DATA/attribution/expertqa/data_lfqa_domain_test.jsonl" --out "$OUT/pairs/expertqa_heldout_lfqa_domain_test.jsonl"
 stamp "pairs ready"
 
-# The shipped encoder's weights, rebuilt from the shipped ONNX when no checkpoint is at hand.
-INIT="training/out_shipped/model.pt"
-[ -f "$INIT" ] || python3 training/from_onnx.py --onnx models/citelens-nli-minilm/model.onnx --out "$INIT"
-python3 training/fourway.py --pairs "$OUT/pairs" --init "$INIT" --data "$DATA" --out "$OUT" --epochs 4 --branch 2
+# The shipped encoder's weights and its evidence branch, read back from the shipped ONNX: the evidence
+# head (training/evidence.sh) is kept as it is.
+SHIPPED="${SHIPPED_ONNX:-models/citelens-nli-minilm/model.onnx}"
+mkdir -p "$OUT/shipped"
+python3 training/from_onnx.py --onnx "$SHIPPED" --out "$OUT/shipped/model.pt" --evidence-out "$OUT/shipped/evidence"
+python3 training/fourway.py --pairs "$OUT/pairs" --init "$OUT/shipped/model.pt" --data "$DATA" --out "$OUT" --epochs 4 --branch 2
 stamp "branch trained"
 
 # The NLI fixtures stay as they are: the NLI head's weights do not change.
-python3 training/export.py --run training/out_shipped --fourway "$OUT" --fixtures "$OUT/fixtures"
+python3 training/export.py --run "$OUT/shipped" --fourway "$OUT" --evidence "$OUT/shipped/evidence" --fixtures "$OUT/fixtures"
 stamp "exported to models/citelens-nli-minilm"

@@ -42,6 +42,7 @@ def main():
     ap.add_argument("--onnx", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--fourway-out", help="also write the four-way branch (fourway.pt, fourway_meta.json) here, for export.py --fourway")
+    ap.add_argument("--evidence-out", help="also write the evidence branch (evidence.pt, evidence_meta.json) here, for export.py --evidence")
     args = ap.parse_args()
     base = train.base_model_dir(Path(__file__).parent / ".cache")
     cfg = json.loads((base / "config.json").read_text())
@@ -58,17 +59,22 @@ def main():
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), args.out)
     print(f"wrote {args.out} ({len(want)} tensors)")
-    if args.fourway_out:
-        four = {k: v for k, v in state.items() if k.startswith("four.")}
-        if not four:
-            raise SystemExit("the ONNX file has no four-way branch")
-        out = Path(args.fourway_out)
-        out.mkdir(parents=True, exist_ok=True)
-        torch.save(four, out / "fourway.pt")
-        config = json.loads((Path(args.onnx).parent / "config.json").read_text())
-        (out / "fourway_meta.json").write_text(json.dumps({"temperature": config["four_way_temperature"], "from_onnx": args.onnx}, indent=2) + "\n")
-        print(f"wrote {out / 'fourway.pt'} ({len(four)} tensors)")
+    config = json.loads((Path(args.onnx).parent / "config.json").read_text())
+    # Each branch a later stage retrains (or keeps) is written back in the shape its export.py flag reads.
+    for prefix, where, temperature_key in (("four", args.fourway_out, "four_way_temperature"), ("evidence", args.evidence_out, "evidence_temperature")):
+        if where:
+            write_branch(state, config, prefix, Path(where), temperature_key, args.onnx)
 
+
+def write_branch(state, config, prefix, out, temperature_key, onnx_path):
+    branch = {k: v for k, v in state.items() if k.startswith(prefix + ".")}
+    if not branch or temperature_key not in config:
+        raise SystemExit(f"the ONNX file has no `{prefix}` branch")
+    stem = {"four": "fourway", "evidence": "evidence"}[prefix]
+    out.mkdir(parents=True, exist_ok=True)
+    torch.save(branch, out / f"{stem}.pt")
+    (out / f"{stem}_meta.json").write_text(json.dumps({"temperature": config[temperature_key], "from_onnx": onnx_path}, indent=2) + "\n")
+    print(f"wrote {out / (stem + '.pt')} ({len(branch)} tensors)")
 
 if __name__ == "__main__":
     main()

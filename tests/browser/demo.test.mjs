@@ -69,7 +69,7 @@ test("every paper example: category, complexity and highlighted words", async ()
   await page.close();
 });
 
-test("generated examples: every category × complexity cell, each with its gold reading, verified as natively", async () => {
+test("generated examples: every category × complexity cell, each with its gold reading, verified as natively, with the agreement line", async () => {
   const generated = JSON.parse(fs.readFileSync(path.join(DIST, "generated.json"), "utf8"));
   const cells = new Set(generated.map((e) => `${e.label}/${e.complexity}/${e.citation_style}`));
   assert.equal(cells.size, 4 * 4 * 2, `cells: ${[...cells]}`);
@@ -88,8 +88,16 @@ test("generated examples: every category × complexity cell, each with its gold 
       await runFinished(page);
       const category = await page.getAttribute("#overall", "data-category");
       assert.equal(category, nativeReport(ex).overall.category, `${ex.id}: browser vs native category`);
+      // The report says whether it agrees with the generator's gold.
+      assert.equal(await page.getAttribute("#gold-agreement", "data-agrees"), String(category === label), ex.id);
+      assert.match(await page.textContent("#gold-agreement"), new RegExp(label.replace("_", " ")));
     }
   }
+  // Once the answer is edited, the report is no longer the generated example's: no agreement line.
+  await page.fill("#answer", (await page.inputValue("#answer")) + " It is also well known.");
+  await page.click("#verify");
+  await runFinished(page);
+  assert.equal(await page.$("#gold-agreement"), null);
   // A paper example clears the gold reading (it belongs to the generated example only).
   await page.selectOption("#example-menu", "0");
   assert.equal(await page.$("#generated-gold"), null);

@@ -120,3 +120,45 @@ class MixTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ComposedFourWayTest(unittest.TestCase):
+    GROUPS = [
+        ("Two women are embracing while holding packages.", "Two women are holding packages.", "The sisters are hugging goodbye.", "The men are fighting."),
+        ("A dog runs through the snow.", "An animal is outside.", "The dog is chasing a ball.", "The dog is asleep indoors."),
+        ("A man plays a guitar on a stage.", "A man is playing music.", "The man is famous.", "The man is swimming."),
+    ]
+
+    def examples(self):
+        out = []
+        for prem, e, n, c in self.GROUPS:
+            out += [(prem, e, data.ENT, "snli"), (prem, n, data.NEU, "snli"), (prem, c, data.CON, "snli")]
+        return out
+
+    def test_each_category_is_built_from_the_right_parts(self):
+        rows = data.composed_four_way(self.examples(), random.Random(3), 40)
+        by_gold = collections.defaultdict(list)
+        for prem, sent, gold, _ in rows:
+            by_gold[gold].append((prem, sent))
+        self.assertEqual(set(by_gold), {"supportive", "partially_supportive", "contradictory", "irrelevant"})
+        ent = {e.rstrip("."): p for p, e, _, _ in self.GROUPS}
+        neu = {n.rstrip(".").lower(): p for p, _, n, _ in self.GROUPS}
+        con = {c.rstrip(".").lower(): p for p, _, _, c in self.GROUPS}
+        for prem, sent in by_gold["partially_supportive"]:
+            owner = next(p for k, p in neu.items() if k in sent.lower())
+            self.assertTrue(prem.startswith(owner), "the neutral fact's own premise is the evidence")
+        for prem, sent in by_gold["contradictory"]:
+            owner = next(p for k, p in con.items() if k in sent.lower())
+            self.assertEqual(prem, owner)
+        for prem, sent in by_gold["irrelevant"]:
+            self.assertNotEqual(prem, ent[sent.rstrip(".")], "irrelevant evidence is another premise")
+        for prem, sent in by_gold["supportive"]:
+            self.assertEqual(sum(p in prem for p, _, _, _ in self.GROUPS), 2, "two sources, each backing one fact")
+
+    def test_the_second_clause_keeps_a_name_capitalised(self):
+        rng = random.Random(0)
+        self.assertRegex(data.join_claims("A man sings.", "The crowd cheers.", rng), r"^A man sings(, and |; | and |, while )the crowd cheers\.$")
+        self.assertIn("Maria", data.join_claims("A man sings.", "Maria dances.", rng))
+
+    def test_too_few_groups_give_nothing(self):
+        self.assertEqual(data.composed_four_way(self.examples()[:3], random.Random(0), 10), [])

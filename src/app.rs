@@ -201,13 +201,14 @@ fn gold_agreement(run: &RunState, picked: Option<&GeneratedGold>) -> Html {
         return html! {};
     }
     let ours = report.overall.category;
+    let agrees = ours == gold.category;
     let name = |c: Category| c.as_str().replace('_', " ");
-    let (class, text) = if ours == gold.category {
+    let (class, text) = if agrees {
         ("notice", format!("citelens reads this answer as {}: it agrees with the generator's gold category.", name(ours)))
     } else {
         ("notice warn", format!("citelens reads this answer as {}; the generator's gold category is {}.", name(ours), name(gold.category)))
     };
-    html! { <p class={class} id="gold-agreement" data-agrees={(ours == gold.category).to_string()}>{ text }</p> }
+    html! { <p class={class} id="gold-agreement" data-agrees={agrees.to_string()}>{ text }</p> }
 }
 
 #[derive(Properties, PartialEq)]

@@ -261,8 +261,8 @@ def composed_four_way(examples, rng, n):
     that carry an entailed, a neutral and a contradicted hypothesis (SNLI / MultiNLI group them):
     - supportive: two entailed facts joined, against both their premises (two sources, one sentence);
     - partially supportive: an entailed fact joined with the same premise's neutral one (the evidence
-      lacks a fact the sentence states), against that premise, or with a second source that backs the
-      first fact only;
+      lacks a fact the sentence states), against that premise, sometimes with an unrelated second
+      premise beside it;
     - contradictory: an entailed fact joined with the premise's contradicted one;
     - irrelevant: an entailed fact against another group's premise.
     Rows are (premise, sentence, gold, None) in `fourway.py`'s shape, about n/4 of each."""

@@ -105,10 +105,10 @@ def read_pairs(path, window=True):
     return rows
 
 
-def nli_rows(root, rng, n):
+def nli_rows(pool, rng, n):
     """SNLI / MultiNLI-matched (train+ship): entailment is support, contradiction contradicts, neutral
     is partial or irrelevant: keeps the head honest on everyday prose."""
-    pool = data.snli(root) + data.mnli_matched(root)
+    pool = list(pool)
     rng.shuffle(pool)
     names = {0: "supportive", 1: "not_entailed_neutral", 2: "contradictory"}
     return [(p, h, names[y], None) for p, h, y, _ in pool[:n]]
@@ -122,13 +122,13 @@ def fever_rows(root, rng, n):
     return [(p, h, "supportive" if y == data.ENT else "not_supportive", None) for p, h, y, _ in pool[:n]]
 
 
-def prose_rows(root, rng, n, n_dev=800):
+def prose_rows(pool, rng, n, n_dev=800):
     """Four-way rows composed from SNLI / MultiNLI-matched premises (data.composed_four_way): partial and
     contradictory sentences in everyday prose, which the templated KG rows cannot teach. A tenth of the
     premises (by a stable hash) is kept apart for choosing the epoch."""
-    pool = data.snli(root) + data.mnli_matched(root)
-    held = [r for r in pool if zlib.crc32(r[0].encode()) % 10 == 0]
-    rest = [r for r in pool if zlib.crc32(r[0].encode()) % 10 != 0]
+    held, rest = [], []
+    for r in pool:
+        (held if zlib.crc32(r[0].encode()) % 10 == 0 else rest).append(r)
     return data.composed_four_way(rest, rng, n), data.composed_four_way(held, rng, n_dev)
 
 
@@ -234,13 +234,14 @@ def main():
     w = wice_rows(root)
     train_rows += w
     sources["wice_tokens_train"] = len(w)
-    n = nli_rows(root, rng, args.nli)
+    nli_pool = data.snli(root) + data.mnli_matched(root)
+    n = nli_rows(nli_pool, rng, args.nli)
     train_rows += n
     sources["snli_mnli_m"] = len(n)
     fv = fever_rows(root, rng, args.fever)
     train_rows += fv
     sources["fever_nli"] = len(fv)
-    composed, prose_dev = prose_rows(root, rng, args.prose)
+    composed, prose_dev = prose_rows(nli_pool, rng, args.prose)
     train_rows += composed
     sources["composed_nli_four_way"] = len(composed)
     dev_rows = read_pairs(pairs / "caqa_dev.jsonl", window=False)

@@ -61,20 +61,22 @@ def main():
     print(f"wrote {args.out} ({len(want)} tensors)")
     config = json.loads((Path(args.onnx).parent / "config.json").read_text())
     # Each branch a later stage retrains (or keeps) is written back in the shape its export.py flag reads.
-    for prefix, where, temperature_key in (("four", args.fourway_out, "four_way_temperature"), ("evidence", args.evidence_out, "evidence_temperature")):
+    for prefix, stem, where, temperature_key in (("four", "fourway", args.fourway_out, "four_way_temperature"),
+                                                 ("evidence", "evidence", args.evidence_out, "evidence_temperature")):
         if where:
-            write_branch(state, config, prefix, Path(where), temperature_key, args.onnx)
+            write_branch(state, config, prefix, stem, Path(where), temperature_key, args.onnx)
 
 
-def write_branch(state, config, prefix, out, temperature_key, onnx_path):
+def write_branch(state, config, prefix, stem, out, temperature_key, onnx_path):
+    """The branch's tensors (`<prefix>.` names) as `<stem>.pt`, its temperature as `<stem>_meta.json`."""
     branch = {k: v for k, v in state.items() if k.startswith(prefix + ".")}
     if not branch or temperature_key not in config:
         raise SystemExit(f"the ONNX file has no `{prefix}` branch")
-    stem = {"four": "fourway", "evidence": "evidence"}[prefix]
     out.mkdir(parents=True, exist_ok=True)
     torch.save(branch, out / f"{stem}.pt")
     (out / f"{stem}_meta.json").write_text(json.dumps({"temperature": config[temperature_key], "from_onnx": onnx_path}, indent=2) + "\n")
     print(f"wrote {out / (stem + '.pt')} ({len(branch)} tensors)")
+
 
 if __name__ == "__main__":
     main()

@@ -118,9 +118,6 @@ class MixTest(unittest.TestCase):
         self.assertEqual(a, b)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class ComposedFourWayTest(unittest.TestCase):
     GROUPS = [
@@ -162,3 +159,7 @@ class ComposedFourWayTest(unittest.TestCase):
 
     def test_too_few_groups_give_nothing(self):
         self.assertEqual(data.composed_four_way(self.examples()[:3], random.Random(0), 10), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

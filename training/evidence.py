@@ -72,7 +72,7 @@ def main():
     cfg = json.loads((base_dir / "config.json").read_text())
     base = CrossEncoder(Config(cfg))
     base.load_state_dict(torch.load(args.init, map_location="cpu"))
-    model = fourway.FourWay(base, args.branch, n_labels=len(LABELS), prefix="evidence")
+    model = fourway.FourWay(base, args.branch, n_labels=len(LABELS), prefix="evidence").to(fourway.DEVICE)
     tok = train.make_tokenizer(HERE.parent / "models/citelens-nli-minilm/tokenizer.json")
     max_len, max_hyp = 128, 80
 
@@ -102,7 +102,8 @@ def main():
         rng.shuffle(batches)
         total = 0.0
         for ids, x, bias in batches:
-            loss = torch.nn.functional.cross_entropy(model.head(x.float(), bias.float()).float(), y[ids])
+            dev = fourway.DEVICE
+            loss = torch.nn.functional.cross_entropy(model.head(x.to(dev).float(), bias.to(dev).float()).float(), y[ids].to(dev))
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)

@@ -29,6 +29,8 @@ import train  # noqa: E402
 from model import Config, CrossEncoder  # noqa: E402
 
 HERE = Path(__file__).parent
+# The branch trains on a GPU when PyTorch sees one (the trunk's features stay in host memory).
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 FOUR = ["supportive", "partially_supportive", "contradictory", "irrelevant"]
 # Gold names as `citelens pairs` writes them, and the categories each allows.
 ALLOWED = {
@@ -81,11 +83,11 @@ class FourWay(nn.Module):
         out = {}
         for i, layer in enumerate(self.layers):
             for k, v in layer.state_dict().items():
-                out[f"{self.prefix}.layers.{self.start + i}.{k}"] = v
+                out[f"{self.prefix}.layers.{self.start + i}.{k}"] = v.cpu()
         for k, v in self.pooler.state_dict().items():
-            out[f"{self.prefix}.pooler.{k}"] = v
+            out[f"{self.prefix}.pooler.{k}"] = v.cpu()
         for k, v in self.classifier.state_dict().items():
-            out[f"{self.prefix}.classifier.{k}"] = v
+            out[f"{self.prefix}.classifier.{k}"] = v.cpu()
         return out
 
 
@@ -153,10 +155,11 @@ def encode_trunk(model, tok, rows, max_len, max_hyp, batch=64):
     order = sorted(range(len(rows)), key=lambda i: len(enc[i][0]))
     for s in range(0, len(order), batch):
         ids = order[s:s + batch]
-        ii, m, tt, _ = train.collate(enc, None, ids, "cpu")
+        ii, m, tt, _ = train.collate(enc, None, ids, DEVICE)
         x, _ = model.trunk(ii, m, tt)
+        x = x.half().cpu()
         for r, i in enumerate(ids):
-            feats[i] = x[r, : len(enc[i][0])].half().clone()
+            feats[i] = x[r, : len(enc[i][0])].clone()
     return feats
 
 
@@ -189,7 +192,7 @@ def logits_of(model, feats, batch=128):
     for s in range(0, len(feats), batch):
         ids = list(range(s, min(s + batch, len(feats))))
         x, bias = stack(feats, ids)
-        out.append(model.head(x, bias))
+        out.append(model.head(x.to(DEVICE), bias.to(DEVICE)).cpu())
     return torch.cat(out) if out else torch.zeros(0, 4)
 
 
@@ -221,7 +224,7 @@ def main():
     cfg = json.loads((base_dir / "config.json").read_text())
     base = CrossEncoder(Config(cfg))
     base.load_state_dict(torch.load(args.init, map_location="cpu"))
-    model = FourWay(base, args.branch)
+    model = FourWay(base, args.branch).to(DEVICE)
     tok = train.make_tokenizer(HERE.parent / "models/citelens-nli-minilm/tokenizer.json")
     max_len, max_hyp = 128, 80
 
@@ -270,7 +273,7 @@ def main():
         rng.shuffle(batches)
         total = 0.0
         for ids, x, bias in batches:
-            loss = set_loss(model.head(x.float(), bias.float()), allowed[ids])
+            loss = set_loss(model.head(x.to(DEVICE).float(), bias.to(DEVICE).float()), allowed[ids].to(DEVICE))
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)

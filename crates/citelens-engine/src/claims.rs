@@ -324,6 +324,20 @@ pub fn is_verb(w: &str) -> bool {
     VERBS.contains(&w) || (w.len() >= 4 && w.ends_with("ed") && !w.ends_with("eed"))
 }
 
+/// A present-tense verb in the third person right after a name ("Denver observes …", "Gwinnett County
+/// borders …"): answers state facts in the present with verbs no list can hold. Only after a
+/// capitalised word, so a plural noun ("the colours") is not taken for one; "-ss", "-us" and "-is"
+/// endings are nouns ("address", "campus", "analysis").
+fn is_present_verb_after_name(ws: &[(usize, usize, &str)], i: usize) -> bool {
+    let w = ws[i].2;
+    i >= 1
+        && ws[i - 1].2.chars().next().is_some_and(char::is_uppercase)
+        && w.len() >= 4
+        && w.chars().all(|c| c.is_ascii_lowercase())
+        && w.ends_with('s')
+        && !["ss", "us", "is", "ics"].iter().any(|e| w.ends_with(e))
+}
+
 /// Words of `s` with byte ranges.
 fn words(s: &str) -> Vec<(usize, usize, &str)> {
     word_re().find_iter(s).map(|m| (m.start(), m.end(), m.as_str())).collect()
@@ -336,6 +350,7 @@ fn first_verb(ws: &[(usize, usize, &str)]) -> Option<usize> {
     let end = ws.iter().position(|w| matches!(w.2, "and" | "but")).unwrap_or(ws.len());
     (1..end)
         .find(|&i| VERBS.contains(&ws[i].2))
+        .or_else(|| (1..end).find(|&i| is_present_verb_after_name(ws, i)))
         .or_else(|| (1..ws.len()).find(|&i| is_verb(ws[i].2) && !matches!(ws[i - 1].2, "the" | "a" | "an")))
 }
 
@@ -493,7 +508,17 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
         let own_subject = SUBJECT_PRONOUNS.contains(&ws[j].2) && ws.get(j + 1).is_some_and(|x| is_verb(x.2) || ADVERBS.contains(&x.2));
         let named_subject = !own_subject && {
             let rest = &s[ws[j].0..];
-            entities::extract(rest).first().is_some_and(|e| e.start == 0 && words(&rest[e.end..]).first().is_some_and(|x| is_verb(x.2)))
+            // The name may open with an article the name finder leaves out ("The Polar Express was …").
+            let opens = |e: &entities::Entity| e.start == 0 || matches!(&rest[..e.start], "The " | "the ");
+            entities::extract(rest).first().is_some_and(|e| {
+                let after = words(&rest[e.end..]);
+                let named = words(&rest[..e.end]);
+                opens(e) && after.first().is_some_and(|x| is_verb(x.2)) || opens(e) && !after.is_empty() && {
+                    // The same present-tense test as for a sentence's first verb, on the name's last word.
+                    let both: Vec<(usize, usize, &str)> = named.last().into_iter().copied().chain(after.first().copied()).collect();
+                    both.len() == 2 && is_present_verb_after_name(&both, 1)
+                }
+            })
         };
         let shared_subject = !own_subject && !named_subject && is_verb(ws[j].2);
         if !(own_subject || named_subject || shared_subject) {
@@ -596,7 +621,10 @@ fn split_names_once(text: &str, claim: &Claim) -> Option<(Claim, Claim)> {
             };
             // "sings 'God Gave Rock and Roll to You'": a title in quotes is one name.
             let quoted = inside_quotes(s, l.end);
-            if shared_surname || range || plural_subject || quoted {
+            // "born in Denver, and Denver observes …": a name repeated as the next clause's subject is
+            // no list of two names.
+            let repeated = l.text == r.text;
+            if shared_surname || range || plural_subject || quoted || repeated {
                 continue;
             }
             let abs = |x: usize| part.start + x;
@@ -669,6 +697,26 @@ mod tests {
         assert_eq!(texts("It was built between 1887 and 1889 as an arch.").len(), 1);
         assert_eq!(texts("The war lasted from 1914 to 1918.").len(), 1);
         assert_eq!(texts("Pashto and Dari are the official languages of Afghanistan.").len(), 1);
+    }
+
+    #[test]
+    fn splits_clauses_whose_subject_repeats_a_name_or_whose_verb_is_unlisted() {
+        assert_eq!(
+            texts("Bill Finger was born in Denver, and Denver observes the Mountain Time Zone."),
+            ["Bill Finger was born in Denver.", "Denver observes the Mountain Time Zone."]
+        );
+        assert_eq!(
+            texts("Gwinnett County borders DeKalb County, and DeKalb County contains Decatur."),
+            ["Gwinnett County borders DeKalb County.", "DeKalb County contains Decatur."]
+        );
+        assert_eq!(
+            texts("Steven Tyler had a role in The Polar Express, and The Polar Express was scripted by Robert Zemeckis."),
+            ["Steven Tyler had a role in The Polar Express.", "The Polar Express was scripted by Robert Zemeckis."]
+        );
+        assert_eq!(texts("Silver Spring borders Takoma Park and keeps the Eastern Time Zone."), ["Silver Spring borders Takoma Park.", "Silver Spring keeps the Eastern Time Zone."]);
+        // Plural nouns after a name are no verbs, and a list of two different names still splits.
+        assert_eq!(texts("The Beatles recorded songs and albums in London."), ["The Beatles recorded songs and albums in London."]);
+        assert_eq!(texts("Marie Curie worked in Paris and Warsaw."), ["Marie Curie worked in Paris.", "Marie Curie worked in Warsaw."]);
     }
 
     #[test]

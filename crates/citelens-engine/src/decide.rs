@@ -71,6 +71,8 @@ impl Decider for RuleDecider {
         // value as clearly better entailed than the claim itself.
         let mut reports = Vec::new();
         let mut confirmed: Option<f32> = None;
+        // A number, date or negation (anything but a name) that a check confirmed otherwise.
+        let mut value_confirmed = false;
         let mut unconfirmed_polarity = false;
         let mut unconfirmed_value = false;
         let mut doubted_value = false;
@@ -93,6 +95,7 @@ impl Decider for RuleDecider {
                 CheckKind::Polarity if c.same_role => probe_ent >= t.probe_entailment,
                 _ => probe_ent >= t.probe_entailment && probe_ent - claim_ent >= if c.same_role { t.probe_margin * 0.6 } else { t.probe_margin },
             };
+            value_confirmed |= is_confirmed && c.kind != CheckKind::Name;
             if is_confirmed {
                 // How sure: the probe's entailment, or the model's own contradiction of the claim when
                 // it is higher (two readings agree); for a negated predicate, that the model does not
@@ -160,7 +163,16 @@ impl Decider for RuleDecider {
             missing_entities: missing_entities.clone(),
             model_only: false,
         };
+        // A contradiction no value check confirmed, which the four-way head reading this claim alone
+        // all but certainly calls a missing fact (another of many values: "holds membership in World
+        // Bank" against a passage listing other memberships), is missing: the same bar as a
+        // sentence's contradiction made partial (`verify::combine`).
+        let head_says_missing = !value_confirmed && p.four_way.is_some_and(|h| h[1] + h[3] >= t.four_way_contradictory_to_partial);
+        let missing_not_contradicted = |reports| decision(ClaimStatus::Missing, p.four_way.map_or(0.0, |h| h[1] + h[3]), reports);
         if let Some(conf) = confirmed {
+            if head_says_missing {
+                return missing_not_contradicted(reports);
+            }
             return decision(ClaimStatus::Contradicted, conf, reports);
         }
         let values_ok = f.checks.all_values_match() && !unconfirmed_value;
@@ -187,6 +199,13 @@ impl Decider for RuleDecider {
             if t.require_question_subject && status == ClaimStatus::Supported && !question::missing_subjects(f.claim, f.question, f.evidence).is_empty() {
                 status = ClaimStatus::PartiallySupported;
             }
+            // The four-way head, reading this claim alone, says the evidence lacks part of it: an
+            // entailment this weak, with no value of the claim matched, is the NLI head reading past
+            // a missing fact ("has worked as a writer" against a passage that names only his novels).
+            if status == ClaimStatus::Supported && p.entailment < t.clear_entailment && f.checks.matched.is_empty() && head_reads_missing(p, t) {
+                let confidence = p.four_way.map_or(0.0, |h| h[1] + h[3]);
+                return decision(ClaimStatus::Missing, confidence, reports);
+            }
             // Matching values raise confidence in a support the model gives only weakly; a model
             // leaning to contradiction keeps it below the unsure level.
             let mut confidence = if values_ok { (p.entailment + 0.35).max(support) } else { p.entailment };
@@ -208,7 +227,15 @@ impl Decider for RuleDecider {
         // lets the model contradict at the ordinary level; otherwise it must be clear.
         // A value the evidence lacks is a fact it does not give (partial), no doubt of what it says.
         let checked_doubt = doubted_value || unconfirmed_polarity;
+        if head_says_missing && p.contradiction >= t.contradiction {
+            return missing_not_contradicted(reports);
+        }
         if checked_doubt && p.contradiction >= t.contradiction {
+            return decision(ClaimStatus::Contradicted, p.contradiction, reports);
+        }
+        // The NLI head contradicts clearly and the four-way head, reading the same claim, agrees: two
+        // readings of different training behind it, so it is no longer the model's word alone.
+        if p.contradiction >= t.claim_head_contradiction_nli && p.four_way.is_some_and(|h| h[2] >= t.claim_head_contradiction) {
             return decision(ClaimStatus::Contradicted, p.contradiction, reports);
         }
         if p.contradiction >= t.strong_contradiction {
@@ -218,6 +245,12 @@ impl Decider for RuleDecider {
         let confidence = if unconfirmed_polarity || p.contradiction >= t.contradiction { 0.4 } else { 1.0 - p.entailment.max(p.contradiction) * 0.8 };
         decision(ClaimStatus::Missing, confidence, reports)
     }
+}
+
+/// The four-way head's reading of the claim's own pair puts it at partially supportive or
+/// irrelevant (together) at `claim_head_missing` or more.
+fn head_reads_missing(p: Probs, t: &Thresholds) -> bool {
+    p.four_way.is_some_and(|h| h[1] + h[3] >= t.claim_head_missing)
 }
 
 /// Share of the claim's names (or, without names, content words) that the evidence mentions.
@@ -268,6 +301,52 @@ mod tests {
             checks: &outcome,
             probes: &probes,
         })
+    }
+
+    fn with_head(e: f32, c: f32, head: [f32; 4]) -> Probs {
+        Probs { four_way: Some(head), ..probs(e, c) }
+    }
+
+    #[test]
+    fn the_head_reading_the_claim_alone_settles_what_the_nli_head_reads_weakly() {
+        let ev = "Poul Anderson received a nomination for the Hugo Award for Best Short Story.";
+        let claim = "Poul Anderson has worked as a writer.";
+        // A weak entailment the head reads as a missing fact is missing; a clear one, or a head that
+        // agrees, stays supported.
+        assert_eq!(decide(claim, ev, with_head(0.73, 0.08, [0.02, 0.97, 0.0, 0.01]), &[]).status, ClaimStatus::Missing);
+        assert_eq!(decide(claim, ev, with_head(0.9, 0.05, [0.02, 0.97, 0.0, 0.01]), &[]).status, ClaimStatus::Supported);
+        assert_eq!(decide(claim, ev, with_head(0.73, 0.08, [0.6, 0.38, 0.0, 0.02]), &[]).status, ClaimStatus::Supported);
+        assert_eq!(decide(claim, ev, probs(0.73, 0.08), &[]).status, ClaimStatus::Supported, "no head, no change");
+        // A value of the claim the evidence states keeps the support, whatever the head says.
+        let d = decide("The bridge opened in 1883.", "The bridge opened to traffic in 1883.", with_head(0.5, 0.1, [0.0, 0.99, 0.0, 0.01]), &[]);
+        assert_eq!(d.status, ClaimStatus::Supported);
+    }
+
+    #[test]
+    fn two_readings_that_agree_on_a_contradiction_make_it_sure() {
+        let ev = "Herbert Lom was born in Pilsen.";
+        let claim = "Herbert Lom was born in Prague.";
+        let d = decide(claim, ev, with_head(0.08, 0.89, [0.0, 0.01, 0.99, 0.0]), &[None; 1]);
+        assert_eq!(d.status, ClaimStatus::Contradicted);
+        assert!(!d.model_only);
+        // The NLI head alone, however strong, stays the model's word only.
+        let d = decide(claim, ev, with_head(0.02, 0.95, [0.3, 0.4, 0.3, 0.0]), &[None; 1]);
+        assert!(d.status != ClaimStatus::Contradicted || d.model_only);
+    }
+
+    #[test]
+    fn a_name_contradiction_the_head_reads_as_a_missing_fact_is_missing() {
+        let ev = "Qatar holds membership in the United Nations and the Arab League.";
+        let claim = "Qatar holds membership in World Bank.";
+        let outcome = checks::check(claim, &[ev.to_string()]);
+        let probes = vec![Some((0.9, 0.05)); outcome.conflicts.len()];
+        let d = decide(claim, ev, with_head(0.02, 0.97, [0.0, 0.995, 0.0, 0.005]), &probes);
+        assert_eq!(d.status, ClaimStatus::Missing);
+        let d = decide(claim, ev, with_head(0.02, 0.97, [0.0, 0.9, 0.1, 0.0]), &probes);
+        assert_eq!(d.status, ClaimStatus::Contradicted, "below the bar the contradiction stands");
+        // A date the evidence gives otherwise stands whatever the head says.
+        let d = decide("The bridge opened on May 25, 1883.", "The bridge opened on May 24, 1883.", with_head(0.1, 0.8, [0.0, 1.0, 0.0, 0.0]), &[Some((0.95, 0.1))]);
+        assert_eq!(d.status, ClaimStatus::Contradicted);
     }
 
     #[test]

@@ -68,6 +68,19 @@ pub struct Thresholds {
     /// the head is all but certain.
     #[serde(default = "four_way_contradictory_to_partial")]
     pub four_way_contradictory_to_partial: f32,
+    /// The four-way head reading one claim against its evidence (the claim's own pair, not the
+    /// whole sentence): a claim the NLI head entails only weakly (below `clear_entailment`, no value
+    /// of it matched) that the head reads as partially supportive or irrelevant at this bar is
+    /// missing, not supported. Above 1: never.
+    #[serde(default = "claim_head_missing")]
+    pub claim_head_missing: f32,
+    /// A claim the NLI head contradicts at `claim_head_contradiction_nli` or more, with no typed check
+    /// behind it, is a sure contradiction (not a model-only one) when the four-way head, reading the
+    /// same claim, calls it contradictory at this bar: two readings agree. Above 1: never.
+    #[serde(default = "claim_head_contradiction")]
+    pub claim_head_contradiction: f32,
+    #[serde(default = "claim_head_contradiction_nli")]
+    pub claim_head_contradiction_nli: f32,
     /// Long documents (`evidence`), with the model's evidence head: a retrieved sentence is evidence
     /// when it states the claim at this P(entailment) (above 1: never by entailment alone) …
     #[serde(default = "evidence_entailment")]
@@ -146,6 +159,15 @@ fn four_way_contradictory_confident() -> f32 {
 fn four_way_contradictory_to_partial() -> f32 {
     Thresholds::default().four_way_contradictory_to_partial
 }
+fn claim_head_missing() -> f32 {
+    Thresholds::default().claim_head_missing
+}
+fn claim_head_contradiction() -> f32 {
+    Thresholds::default().claim_head_contradiction
+}
+fn claim_head_contradiction_nli() -> f32 {
+    Thresholds::default().claim_head_contradiction_nli
+}
 fn unsure_below() -> f32 {
     Thresholds::default().unsure_below
 }
@@ -167,6 +189,16 @@ pub const FOUR_WAY_CONTRADICTORY_CONFIDENT: f32 = 0.95;
 // to 0.99 it cost WiCE dev supported claims (binary F1 56.04 -> 55.34).
 /// Default for `four_way_contradictory_to_partial`.
 pub const FOUR_WAY_CONTRADICTORY_TO_PARTIAL: f32 = 0.99;
+
+// The claim-level head bars (issue 12, fifth session): chosen on the generated dev split (seed 7)
+// with the cited-answer suite, WiCE dev, AttributionBench dev and ExpertQA lfqa_domain_test held to
+// no flips and no loss (README, "claim-level head readings").
+/// Default for `claim_head_missing`.
+pub const CLAIM_HEAD_MISSING: f32 = 0.9;
+/// Default for `claim_head_contradiction`.
+pub const CLAIM_HEAD_CONTRADICTION: f32 = 0.95;
+/// Default for `claim_head_contradiction_nli`.
+pub const CLAIM_HEAD_CONTRADICTION_NLI: f32 = 0.8;
 
 // The evidence bars: chosen with `citelens bench --sweep-evidence` for the best mean evidence F1 of
 // Evidence Inference validation and WiCE dev's first half (175 claims): max 2, head 0.6, floor 0.1,
@@ -211,6 +243,9 @@ impl Default for Thresholds {
             four_way_supportive_confident: FOUR_WAY_SUPPORTIVE_CONFIDENT,
             four_way_contradictory_confident: FOUR_WAY_CONTRADICTORY_CONFIDENT,
             four_way_contradictory_to_partial: FOUR_WAY_CONTRADICTORY_TO_PARTIAL,
+            claim_head_missing: CLAIM_HEAD_MISSING,
+            claim_head_contradiction: CLAIM_HEAD_CONTRADICTION,
+            claim_head_contradiction_nli: CLAIM_HEAD_CONTRADICTION_NLI,
             evidence_entailment: EVIDENCE_ENTAILMENT,
             evidence_relevance: EVIDENCE_RELEVANCE,
             evidence_max: EVIDENCE_MAX,
@@ -239,6 +274,7 @@ impl Thresholds {
             ("evidence_relevance", self.evidence_relevance),
             ("evidence_head", self.evidence_head),
             ("evidence_floor", self.evidence_floor),
+            ("claim_head_contradiction_nli", self.claim_head_contradiction_nli),
         ];
         for (name, v) in probs {
             if !(0.0..=1.0).contains(&v) {
@@ -252,6 +288,8 @@ impl Thresholds {
             ("four_way_supportive_confident", self.four_way_supportive_confident),
             ("four_way_contradictory_confident", self.four_way_contradictory_confident),
             ("four_way_contradictory_to_partial", self.four_way_contradictory_to_partial),
+            ("claim_head_missing", self.claim_head_missing),
+            ("claim_head_contradiction", self.claim_head_contradiction),
             ("evidence_entailment", self.evidence_entailment),
             ("evidence_rank_weight", self.evidence_rank_weight),
         ] {

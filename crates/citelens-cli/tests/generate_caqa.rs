@@ -19,6 +19,10 @@ fn graph(dir: &Path) {
     for z in 0..3 {
         names += &format!("/z/{z}\tZone {z} Time\n");
     }
+    // Countries keep a time zone too: person → city → country → zone is a three-hop chain.
+    for k in (0..8).step_by(2) {
+        triples += &format!("/k/{k}\t/location/location/time_zones\t/z/{}\n", k % 3);
+    }
     for (i, p) in professions.iter().enumerate() {
         names += &format!("/p/{i}\t{p}\n");
     }
@@ -78,6 +82,14 @@ fn same_arguments_same_bytes_and_disjoint_subjects() {
             assert!(c.text.is_some() || c.triples.is_some());
         }
     }
+    // The mixed shapes: trees (a constraint and a two-hop branch) among the intersections, three-hop
+    // chains among the concatenations, each with a citation per fact; and GrailQA-style questions.
+    for complexity in ["intersection", "concatenation"] {
+        let three = test_rows.iter().filter(|r| r["complexity"] == complexity && r["citations"].as_array().unwrap().len() == 3).count();
+        assert!(three > 0, "no three-fact {complexity} query");
+    }
+    let grail = |q: &str| q.starts_with("what is the ") || q.contains(" which ") || q.contains(" what ") || q.starts_with("which ");
+    assert!(test_rows.iter().any(|r| grail(r["question"].as_str().unwrap())), "no GrailQA-style question");
     generate(d.path(), "train", "3", &train);
     let subject = |r: &serde_json::Value| r["grounding"][0][0].as_str().unwrap().to_string();
     let train_subjects: HashSet<String> = rows(&train).iter().map(subject).collect();

@@ -17,7 +17,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
 use super::graph::{Fact, Graph, Id};
-use super::templates::{phrasing, relation_words, Phrasing};
+use super::templates::{class_words, phrasing, relation_words, Phrasing};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
 pub enum Split {
@@ -76,6 +76,16 @@ pub struct Example {
 const MAX_DISTRACTORS: usize = 2;
 /// Tries per example before the generator gives up on a cell (a graph too small for the query shape).
 const TRIES_PER_EXAMPLE: usize = 400;
+/// Share of questions worded in GrailQA's style (written from graph queries: "x was born in which
+/// location?", "what is the birthplace of x?", names often in lower case) instead of the hand-written
+/// phrasings; GrailQA's questions ground poorly in FB15k-237, so only their wording is taken.
+const GRAILQA_STYLE_SHARE: f64 = 0.5;
+/// Share of GrailQA-style questions that write names in lower case, as GrailQA's do.
+const LOWER_CASE_NAMES_SHARE: f64 = 0.5;
+/// Share of intersection examples that are trees (one constraint is a two-hop branch), and of
+/// concatenation examples that are three-hop chains.
+const TREE_SHARE: f64 = 1.0 / 3.0;
+const THREE_HOP_SHARE: f64 = 1.0 / 3.0;
 
 pub struct Generator<'g> {
     g: &'g Graph,
@@ -87,6 +97,15 @@ pub struct Generator<'g> {
     templated: Vec<bool>,
     /// Per entity: whether it is a person (has a gender), and which.
     pronoun: Vec<&'static str>,
+    /// How the example being made words its question.
+    style: QuestionStyle,
+}
+
+/// How a question is worded: the hand-written phrasings, or GrailQA's style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum QuestionStyle {
+    Plain,
+    GrailQa { lower_case_names: bool },
 }
 
 impl<'g> Generator<'g> {
@@ -121,7 +140,15 @@ impl<'g> Generator<'g> {
             Split::Dev => 2,
             Split::Test => 3,
         };
-        Ok(Generator { g, rng: ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E3779B97F4A7C15) ^ stream), subjects, by_relation, templated, pronoun })
+        Ok(Generator {
+            g,
+            rng: ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E3779B97F4A7C15) ^ stream),
+            subjects,
+            by_relation,
+            templated,
+            pronoun,
+            style: QuestionStyle::Plain,
+        })
     }
 
     fn phr(&self, relation: u16) -> &'static Phrasing {
@@ -214,10 +241,17 @@ impl<'g> Generator<'g> {
     }
 
     pub fn example(&mut self, complexity: usize, label: usize) -> Option<Example> {
+        self.style = if self.rng.random_bool(GRAILQA_STYLE_SHARE) {
+            QuestionStyle::GrailQa { lower_case_names: self.rng.random_bool(LOWER_CASE_NAMES_SHARE) }
+        } else {
+            QuestionStyle::Plain
+        };
         let mut ex = match complexity {
             0 => self.single(label),
             1 => self.union(label),
+            2 if self.rng.random_bool(TREE_SHARE) => self.tree(label),
             2 => self.intersection(label),
+            _ if self.rng.random_bool(THREE_HOP_SHARE) => self.three_hops(label),
             _ => self.concatenation(label),
         }?;
         for c in &mut ex.citations {
@@ -228,6 +262,61 @@ impl<'g> Generator<'g> {
             return None;
         }
         Some(ex)
+    }
+
+    fn grail(&self) -> bool {
+        matches!(self.style, QuestionStyle::GrailQa { .. })
+    }
+
+    /// A name as the question writes it: GrailQA's questions often write names in lower case.
+    fn qname(&self, e: Id) -> String {
+        match self.style {
+            QuestionStyle::GrailQa { lower_case_names: true } => self.g.name(e).to_lowercase(),
+            _ => self.g.name(e).to_string(),
+        }
+    }
+
+    /// "which location" for the objects of `relation` (its noun when the graph has no schema).
+    fn wh_object(&mut self, relation: u16) -> String {
+        let class = self.g.range_class(relation).map(class_words).unwrap_or_else(|| self.phr(relation).noun.to_string());
+        let wh = if self.rng.random_bool(0.5) { "which" } else { "what" };
+        format!("{wh} {class}")
+    }
+
+    /// "`subject` was born in which location?": the fact's object asked for in place; `None` when
+    /// no predicate of the relation ends with its object.
+    fn ask_in_place(&mut self, subject: &str, f: Fact) -> Option<String> {
+        let p = self.phr(f.relation);
+        let ix = *p.asking_predicates().choose(&mut self.rng)?;
+        let phrase = self.wh_object(f.relation);
+        Some(format!("{subject} {}?", p.asking_predicate(ix, &phrase)?))
+    }
+
+    /// A question for one fact of `x` in the example's style.
+    fn ask_fact(&mut self, x: Id, f: Fact) -> String {
+        let p = self.phr(f.relation);
+        if !self.grail() {
+            return p.ask(self.g.name(x));
+        }
+        let name = self.qname(x);
+        if self.rng.random_bool(0.5) {
+            if let Some(q) = self.ask_in_place(&name, f) {
+                return q;
+            }
+        }
+        format!("what is the {} of {name}?", p.noun)
+    }
+
+    /// Who or what meets every predicate: "Who", or GrailQA's "which person".
+    fn wh_subject(&mut self, relation: u16) -> String {
+        let p = self.phr(relation);
+        if !self.grail() {
+            return p.wh.to_string();
+        }
+        match self.g.domain_class(relation) {
+            Some(c) => format!("{} {}", if self.rng.random_bool(0.5) { "which" } else { "what" }, class_words(c)),
+            None => p.wh.to_lowercase(),
+        }
     }
 
     fn pred(&mut self, f: Fact) -> (String, usize) {
@@ -245,7 +334,8 @@ impl<'g> Generator<'g> {
         let relations: Vec<u16> = stated.iter().map(|f| f.relation).collect();
         let (xn, p1) = (self.g.name(x).to_string(), self.phr(f1.relation));
         let question = match f2 {
-            None => p1.ask(&xn),
+            None => self.ask_fact(x, f1),
+            Some(f2) if self.grail() => format!("what are the {} and {} of {}?", p1.noun, self.phr(f2.relation).noun, self.qname(x)),
             Some(f2) => format!("What are {xn}'s {} and {}?", p1.noun, self.phr(f2.relation).noun),
         };
         let body = match f2 {
@@ -288,7 +378,7 @@ impl<'g> Generator<'g> {
             let b = *b.choose(&mut self.rng)?;
             let (body, ix) = self.pred(fx);
             let second_body = p.predicate(ix, self.g.name(b));
-            (Fact { object: b, ..fx }, p.ask(&xn), format!("{xn} {body} and {second_body}"))
+            (Fact { object: b, ..fx }, self.ask_fact(x, fx), format!("{xn} {body} and {second_body}"))
         } else {
             let fy = self.other_subject(fx, None, false)?;
             if split_of(&self.g.entities[fy.subject as usize].key) != split_of(&self.g.entities[x as usize].key) {
@@ -296,7 +386,12 @@ impl<'g> Generator<'g> {
             }
             let yn = self.g.name(fy.subject).to_string();
             let (a, b) = (self.pred(fx).0, self.pred(fy).0);
-            (fy, format!("{} What about {yn}?", p.ask(&xn)), format!("{xn} {a}, and {yn} {b}"))
+            let question = if self.grail() {
+                format!("what is the {} of {} and of {}?", p.noun, self.qname(x), self.qname(fy.subject))
+            } else {
+                format!("{} What about {yn}?", p.ask(&xn))
+            };
+            (fy, question, format!("{xn} {a}, and {yn} {b}"))
         };
         let stated = vec![fx, second];
         let mut citations = Vec::new();
@@ -334,7 +429,7 @@ impl<'g> Generator<'g> {
             return None; // relations of different kinds of subject: the question would not read
         }
         let (a, b) = (self.pred(f1).0, self.pred(f2).0);
-        let question = format!("{} {a} and {b}?", p1.wh);
+        let question = format!("{} {a} and {b}?", self.wh_subject(f1.relation));
         let xn = self.g.name(x).to_string();
         let answer = format!("{xn} {a} and {b}");
         let relations = [f1.relation, f2.relation];
@@ -371,7 +466,7 @@ impl<'g> Generator<'g> {
         }
         let (p1, p2) = (self.phr(f1.relation), self.phr(f2.relation));
         let (xn, mn, on) = (self.g.name(x).to_string(), self.g.name(m).to_string(), self.g.name(f2.object).to_string());
-        let question = format!("What is the {} of the {} of {xn}?", p2.noun, p1.noun);
+        let question = self.ask_chain(x, &[f1, f2]);
         // Half the answers name the bridge entity; the others state only the end of the chain.
         let answer = if self.rng.random_bool(0.5) {
             format!("{xn} {}, and {mn} {}", self.pred(f1).0, self.pred(f2).0)
@@ -395,6 +490,122 @@ impl<'g> Generator<'g> {
             }
         };
         Some(Example { question, answer, citations, label, complexity: 3, grounding: vec![f1, f2] })
+    }
+
+    /// The question of a chain from `x`: "What is the country of the birthplace of X?", or in
+    /// GrailQA's style "the birthplace of x lies within which country?".
+    fn ask_chain(&mut self, x: Id, hops: &[Fact]) -> String {
+        let (last, path) = hops.split_last().expect("a chain has hops");
+        let nouns: String = path.iter().rev().map(|f| format!("the {} of ", self.phr(f.relation).noun)).collect();
+        if !self.grail() {
+            return format!("What is the {} of {nouns}{}?", self.phr(last.relation).noun, self.g.name(x));
+        }
+        let subject = format!("{nouns}{}", self.qname(x));
+        if self.rng.random_bool(0.5) {
+            if let Some(q) = self.ask_in_place(&subject, *last) {
+                return q;
+            }
+        }
+        format!("what is the {} of {subject}?", self.phr(last.relation).noun)
+    }
+
+    /// A tree (CAQA's mixes of query shapes): the answer meets one constraint and a two-hop branch,
+    /// `x r1 a`, `x r2 m`, `m r3 b` ("Who was born in Cowes and worked for an employer that is based in
+    /// London?"), one citation per fact. Partially supportive: one fact, a branch's hop included,
+    /// deleted; contradictory: a single-valued fact's object replaced.
+    fn tree(&mut self, label: usize) -> Option<Example> {
+        let x = self.subject();
+        let f1 = self.fact_of(x, &[])?;
+        let f2 = self.fact_of(x, &[f1.relation])?;
+        let m = f2.object;
+        let f3 = self.fact_of(m, &[])?;
+        if f3.object == x || f3.object == f1.object || m == f1.object || self.phr(f1.relation).wh != self.phr(f2.relation).wh {
+            return None;
+        }
+        // The branch's end, asked as a noun phrase in the second constraint's object place.
+        let class = self.g.range_class(f2.relation).map(class_words).unwrap_or_else(|| self.phr(f2.relation).noun.to_string());
+        let article = if class.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        let (branch, _) = self.pred(f3);
+        let p2 = self.phr(f2.relation);
+        let ix = *p2.asking_predicates().choose(&mut self.rng)?;
+        let constraint2 = p2.asking_predicate(ix, &format!("{article} {class} that {branch}"))?;
+        let (a, _) = self.pred(f1);
+        let question = format!("{} {a} and {constraint2}?", self.wh_subject(f1.relation));
+        let (xn, mn) = (self.g.name(x).to_string(), self.g.name(m).to_string());
+        let (b, _) = self.pred(f2);
+        let (c, _) = self.pred(f3);
+        let answer = format!("{xn} {a} and {b}, and {mn} {c}");
+        let stated = [f1, f2, f3];
+        let broken = self.rng.random_range(0..3);
+        let other = if label == 3 {
+            let o1 = self.other_subject(f1, Some(f2.relation), true)?;
+            let o2 = self.g.about(o1.subject).iter().copied().find(|y| y.relation == f2.relation)?;
+            let o3 = self.g.about(o2.object).iter().copied().find(|y| y.relation == f3.relation)?;
+            Some([o1, o2, o3])
+        } else {
+            None
+        };
+        let mut citations = Vec::new();
+        for (i, f) in stated.iter().enumerate() {
+            let avoid: Vec<u16> = if i < 2 { vec![f1.relation, f2.relation] } else { vec![f3.relation] };
+            let c = match label {
+                1 if i == broken => self.cite_without(f.subject, &avoid)?,
+                2 if i == broken => {
+                    let rf = self.replaced(*f)?;
+                    self.cite(vec![rf], &avoid)
+                }
+                3 => self.cite(vec![other.expect("made above")[i]], &avoid),
+                _ => self.cite(vec![*f], &avoid),
+            };
+            citations.push(c);
+        }
+        Some(Example { question, answer, citations, label, complexity: 2, grounding: stated.to_vec() })
+    }
+
+    /// A three-hop chain (`x r1 m1`, `m1 r2 m2`, `m2 r3 o`), one citation per hop: CAQA's longer paths.
+    fn three_hops(&mut self, label: usize) -> Option<Example> {
+        let x = self.subject();
+        let f1 = self.fact_of(x, &[])?;
+        let f2 = self.fact_of(f1.object, &[])?;
+        let f3 = self.fact_of(f2.object, &[])?;
+        let visited = [x, f1.object, f2.object];
+        if visited[1..].contains(&x) || visited[..2].contains(&f3.object) || f2.object == f1.object {
+            return None; // a chain that comes back says nothing new
+        }
+        let hops = [f1, f2, f3];
+        let question = self.ask_chain(x, &hops);
+        let names: Vec<String> = [x, f1.object, f2.object, f3.object].iter().map(|&e| self.g.name(e).to_string()).collect();
+        let answer = if self.rng.random_bool(0.5) {
+            let (a, b, c) = (self.pred(f1).0, self.pred(f2).0, self.pred(f3).0);
+            format!("{} {a}, {} {b}, and {} {c}", names[0], names[1], names[2])
+        } else {
+            let (n1, n2, n3) = (self.phr(f1.relation).noun, self.phr(f2.relation).noun, self.phr(f3.relation).noun);
+            format!("The {n3} of the {n2} of {}'s {n1} is {}", names[0], names[3])
+        };
+        let broken = self.rng.random_range(0..3);
+        let mut citations = Vec::new();
+        let other = if label == 3 {
+            let o1 = self.other_subject(f1, None, false)?;
+            let o2 = self.g.about(o1.object).iter().copied().find(|y| y.relation == f2.relation)?;
+            let o3 = self.g.about(o2.object).iter().copied().find(|y| y.relation == f3.relation)?;
+            Some([o1, o2, o3])
+        } else {
+            None
+        };
+        for (i, f) in hops.iter().enumerate() {
+            let c = match label {
+                1 if i == broken => self.cite_without(f.subject, &[f.relation])?,
+                // The chain's end replaced: an earlier hop's cannot be, once the answer names only the end.
+                2 if i == 2 => {
+                    let rf = self.replaced(*f)?;
+                    self.cite(vec![rf], &[f.relation])
+                }
+                3 => self.cite(vec![other.expect("made above")[i]], &[]),
+                _ => self.cite(vec![*f], &[]),
+            };
+            citations.push(c);
+        }
+        Some(Example { question, answer, citations, label, complexity: 3, grounding: hops.to_vec() })
     }
 
     /// A passage: the subject named (with its description, sometimes) in the first sentence, then
@@ -426,7 +637,9 @@ impl<'g> Generator<'g> {
                 }
             };
             let (pred, _) = self.pred(*f);
-            sentences.push(format!("{subject} {pred}."));
+            // A name that ends with a full stop ("Washington, D.C.") ends the sentence too.
+            let stop = if pred.ends_with('.') { "" } else { "." };
+            sentences.push(format!("{subject} {pred}{stop}"));
         }
         (name, sentences.join(" "))
     }

@@ -37,10 +37,16 @@ pub struct Graph {
     objects: Vec<Vec<Id>>,
     /// Per relation, the share of its subjects with exactly one object.
     single_valued: Vec<f32>,
+    /// Per relation, the classes of its subjects and of its objects (Freebase type ids such as
+    /// `people.person`), from the schema file when the graph has one.
+    classes: Vec<(Option<String>, Option<String>)>,
 }
 
 const TRIPLE_FILES: [&str; 4] = ["train.txt", "valid.txt", "test.txt", "triples.tsv"];
 const NAME_FILES: [&str; 2] = ["entity2text.txt", "names.tsv"];
+/// Freebase's schema (GrailQA's ontology): `domain<SPACE>relation<SPACE>range` per line, relations
+/// written with dots (`people.person.place_of_birth`).
+const ROLES_FILE: &str = "fb_roles";
 /// Names longer than this are not names but descriptions; such entities are skipped.
 const MAX_NAME_CHARS: usize = 80;
 
@@ -183,7 +189,10 @@ impl Graph {
             .iter()
             .map(|m| if m.is_empty() { 0.0 } else { m.values().filter(|&&c| c == 1).count() as f32 / m.len() as f32 })
             .collect();
+        let roles = read_roles(&dir.join(ROLES_FILE))?;
+        let classes = relations.iter().map(|(_, r)| classes_of(r, &roles)).collect();
         Ok(Graph {
+            classes,
             entities: entities.into_iter().map(|(_, e)| e).collect(),
             relations: relations.into_iter().map(|(_, r)| r).collect(),
             facts,
@@ -219,6 +228,41 @@ impl Graph {
     pub fn name(&self, e: Id) -> &str {
         &self.entities[e as usize].name
     }
+
+    /// The class of the relation's subjects (`people.person`), when the schema gives it.
+    pub fn domain_class(&self, relation: u16) -> Option<&str> {
+        self.classes[relation as usize].0.as_deref()
+    }
+
+    /// The class of the relation's objects (`location.location`), when the schema gives it.
+    pub fn range_class(&self, relation: u16) -> Option<&str> {
+        self.classes[relation as usize].1.as_deref()
+    }
+}
+
+/// The schema's relations with their domain and range; empty when the graph has no schema file.
+fn read_roles(path: &Path) -> anyhow::Result<BTreeMap<String, (String, String)>> {
+    if !path.exists() {
+        return Ok(BTreeMap::new());
+    }
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let mut it = l.split_whitespace();
+            let (d, r, g) = (it.next()?, it.next()?, it.next()?);
+            Some((r.to_string(), (d.to_string(), g.to_string())))
+        })
+        .collect())
+}
+
+/// A graph relation's subject and object classes. FB15k-237 writes a relation as a path, through a
+/// mediator node when it has one (`/film/actor/film./film/performance/film`): the subjects are the
+/// first hop's domain, the objects the last hop's range.
+fn classes_of(relation: &str, roles: &BTreeMap<String, (String, String)>) -> (Option<String>, Option<String>) {
+    let hops: Vec<String> = relation.split("./").map(|h| h.trim_matches('/').replace('/', ".")).collect();
+    let (first, last) = (hops.first().and_then(|h| roles.get(h)), hops.last().and_then(|h| roles.get(h)));
+    (first.map(|(d, _)| d.clone()), last.map(|(_, g)| g.clone()))
 }
 
 /// Share of a relation's subjects that have exactly one object, above which the relation counts as
@@ -248,6 +292,20 @@ mod tests {
         assert_eq!(g.range(born).len(), 3);
         let a = g.entities.iter().position(|e| e.name == "Ann").unwrap() as Id;
         assert_eq!(g.objects_of(a, likes).count(), 2);
+    }
+
+    #[test]
+    fn relation_classes_come_from_the_schema_through_mediators() {
+        let d = tempfile::tempdir().unwrap();
+        write(d.path(), "triples.tsv", "a\t/film/actor/film./film/performance/film\tx\na\t/people/person/nationality\ty\n");
+        write(d.path(), "names.tsv", "a\tAnn\nx\tJaws\ny\tFrance\n");
+        write(d.path(), "fb_roles", "film.actor film.actor.film film.performance\nfilm.performance film.performance.film film.film\n");
+        let g = Graph::read(d.path()).unwrap();
+        let acted = g.relations.iter().position(|r| r.starts_with("/film/actor")).unwrap() as u16;
+        assert_eq!(g.domain_class(acted), Some("film.actor"));
+        assert_eq!(g.range_class(acted), Some("film.film"));
+        let nat = g.relations.iter().position(|r| r.ends_with("nationality")).unwrap() as u16;
+        assert_eq!(g.range_class(nat), None, "not in the schema");
     }
 
     #[test]

@@ -112,6 +112,47 @@ impl Phrasing {
     pub fn ask(&self, subject: &str) -> String {
         self.question.replace("{s}", subject)
     }
+
+    /// The predicates that can ask for their object in place (GrailQA's "… was born in which
+    /// location?"): those that end with the object's slot, by index.
+    pub fn asking_predicates(&self) -> Vec<usize> {
+        (0..self.predicates.len()).filter(|&i| asking(self.predicates[i], "x").is_some()).collect()
+    }
+
+    /// Predicate `ix` with its object asked for as `phrase` ("which location"); `None` when the slot
+    /// is not at its end ("is a film of the {o} genre" cannot take a wh-phrase).
+    pub fn asking_predicate(&self, ix: usize, phrase: &str) -> Option<String> {
+        asking(self.predicates[ix % self.predicates.len()], phrase)
+    }
+}
+
+/// A predicate template whose object slot ends it, with the slot (and an article before it) replaced
+/// by a wh-phrase.
+fn asking(template: &str, phrase: &str) -> Option<String> {
+    for slot in ["{o}", "{l}", "{a}"] {
+        if let Some(head) = template.strip_suffix(slot) {
+            let head = ["the ", "a ", "an "].iter().find_map(|a| head.strip_suffix(a)).unwrap_or(head);
+            return Some(format!("{head}{phrase}"));
+        }
+    }
+    None
+}
+
+/// A Freebase class id as GrailQA's friendly names say it: "location.location" → "location",
+/// "award.award_category" → "award category", "language.human_language" → "language".
+pub fn class_words(class: &str) -> String {
+    let last = class.rsplit('.').next().unwrap_or(class).replace('_', " ");
+    // Schema words no question would use, as a person would ask ("drew inspiration from which
+    // person", not "which influence node").
+    match last.as_str() {
+        "human language" => "language".into(),
+        "influence node" => "person".into(),
+        "performance role" => "instrument".into(),
+        "film story contributor" => "writer".into(),
+        "membership organization" => "organization".into(),
+        "tv actor" => "actor".into(),
+        _ => last,
+    }
 }
 
 #[cfg(test)]
@@ -126,6 +167,21 @@ mod tests {
         let b = phrasing("/people/person/place_of_birth").unwrap();
         assert_eq!(b.predicate(0, "Cowes"), "was born in Cowes");
         assert_eq!(b.ask("Jeremy Irons"), "Where was Jeremy Irons born?");
+    }
+
+    #[test]
+    fn asks_for_the_object_in_place_only_where_the_slot_ends_the_predicate() {
+        let b = phrasing("/people/person/place_of_birth").unwrap();
+        assert_eq!(b.asking_predicate(0, "which location").as_deref(), Some("was born in which location"));
+        let p = phrasing("/people/person/profession").unwrap();
+        assert_eq!(p.asking_predicate(0, "which profession").as_deref(), Some("works as which profession"));
+        let g = phrasing("/film/film/genre").unwrap();
+        assert_eq!(g.asking_predicate(0, "which genre"), None, "is a film of the {{o}} genre");
+        assert_eq!(g.asking_predicates(), vec![2]);
+        let i = phrasing("/music/group_member/membership./music/group_membership/role").unwrap();
+        assert_eq!(i.asking_predicate(0, "which instrument").as_deref(), Some("plays which instrument"));
+        assert_eq!(class_words("award.award_category"), "award category");
+        assert_eq!(class_words("language.human_language"), "language");
     }
 
     #[test]

@@ -192,7 +192,7 @@ pub const FOUR_WAY_CONTRADICTORY_TO_PARTIAL: f32 = 0.99;
 
 // The claim-level head bars (issue 12, fifth session): chosen on the generated dev split (seed 7)
 // with the cited-answer suite, WiCE dev, AttributionBench dev and ExpertQA lfqa_domain_test held to
-// no flips and no loss (README, "claim-level head readings").
+// no flips and no loss (README, "Claim-level head readings").
 /// Default for `claim_head_missing`.
 pub const CLAIM_HEAD_MISSING: f32 = 0.9;
 /// Default for `claim_head_contradiction`.

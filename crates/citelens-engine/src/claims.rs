@@ -487,15 +487,21 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
     let ws = words(s);
     let Some(verb) = first_verb(&ws) else { return vec![draft] };
     for (i, w) in ws.iter().enumerate().skip(verb + 1) {
-        if !matches!(w.2, "and" | "but") || i + 1 >= ws.len() {
+        // A clause joined by a conjunction, or by a comma alone when a name or a pronoun with its own
+        // verb follows ("… was made in Germany, Germany includes Hamburg, and …"): a comma before a
+        // participle ("…, founded in 1887") or in a list of names is no boundary.
+        let conjunction = matches!(w.2, "and" | "but");
+        let comma = !conjunction && s[ws[i - 1].1..w.0].contains(',');
+        if !(conjunction || comma) || (conjunction && i + 1 >= ws.len()) {
             continue;
         }
+        let first = if conjunction { i + 1 } else { i };
         // A range or a list of names ("between 1887 and 1889", "Pierre Curie and Henri Becquerel")
         // is no clause boundary.
         if ws[..i].iter().rev().take(3).any(|x| x.2 == "between") {
             continue;
         }
-        let mut j = i + 1;
+        let mut j = first;
         while j < ws.len() && ADVERBS.contains(&ws[j].2) {
             j += 1;
         }
@@ -520,7 +526,7 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
                 }
             })
         };
-        let shared_subject = !own_subject && !named_subject && is_verb(ws[j].2);
+        let shared_subject = !comma && !own_subject && !named_subject && is_verb(ws[j].2);
         if !(own_subject || named_subject || shared_subject) {
             continue;
         }
@@ -529,7 +535,7 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
         if left.replace.as_ref().is_some_and(|(r, _)| r.end > p.start + left_end) {
             left.replace = None;
         }
-        let right_start = p.start + ws[i + 1].0;
+        let right_start = p.start + ws[first].0;
         let mut right = Draft { parts: vec![Piece { start: right_start, end: p.end }], replace: None, prefix: None };
         let subject = {
             let t = left.text(text);
@@ -547,7 +553,7 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
                 _ => subject,
             };
             right.replace = Some((Piece { start: p.start + pr.0, end: p.start + pr.1 }, subject));
-            if j > i + 1 {
+            if j > first {
                 right.parts = vec![Piece { start: p.start + pr.0, end: p.end }];
                 right.prefix = None;
             }
@@ -717,6 +723,19 @@ mod tests {
         // Plural nouns after a name are no verbs, and a list of two different names still splits.
         assert_eq!(texts("The Beatles recorded songs and albums in London."), ["The Beatles recorded songs and albums in London."]);
         assert_eq!(texts("Marie Curie worked in Paris and Warsaw."), ["Marie Curie worked in Paris.", "Marie Curie worked in Warsaw."]);
+    }
+
+    #[test]
+    fn a_comma_before_a_new_subject_with_its_own_verb_ends_a_clause() {
+        assert_eq!(
+            texts("The Usual Suspects was made in Germany, Germany includes Hamburg, and Hamburg is a port."),
+            ["The Usual Suspects was made in Germany.", "Germany includes Hamburg.", "Hamburg is a port."]
+        );
+        assert_eq!(texts("The bridge was opened in 1883, it is the oldest of its kind."), ["The bridge was opened in 1883.", "The bridge is the oldest of its kind."]);
+        // A participle, a list of names or a place with its country after a comma is no new clause.
+        assert_eq!(texts("The museum, founded in 1887, houses old maps."), ["The museum, founded in 1887, houses old maps."]);
+        assert_eq!(texts("He was born in Paris, France in 1950."), ["He was born in Paris, France in 1950."]);
+        assert_eq!(texts("In 1990, Smith moved to Berlin."), ["In 1990, Smith moved to Berlin."]);
     }
 
     #[test]

@@ -203,7 +203,7 @@ impl Decider for RuleDecider {
             // entailment this weak, with no value of the claim matched, is the NLI head reading past
             // a missing fact ("has worked as a writer" against a passage that names only his novels).
             if status == ClaimStatus::Supported && p.entailment < t.clear_entailment && f.checks.matched.is_empty() && head_reads_missing(p, t) {
-                let confidence = p.four_way.map_or(0.0, |h| h[1] + h[3]);
+                let confidence = p.four_way.map_or(0.0, |h| 1.0 - h[0]);
                 return decision(ClaimStatus::Missing, confidence, reports);
             }
             // Matching values raise confidence in a support the model gives only weakly; a model
@@ -248,9 +248,10 @@ impl Decider for RuleDecider {
 }
 
 /// The four-way head's reading of the claim's own pair puts it at partially supportive or
-/// irrelevant (together) at `claim_head_missing` or more.
+/// irrelevant (together) at `claim_head_missing` or more, or at anything but supportive at
+/// `claim_head_not_supportive` or more.
 fn head_reads_missing(p: Probs, t: &Thresholds) -> bool {
-    p.four_way.is_some_and(|h| h[1] + h[3] >= t.claim_head_missing)
+    p.four_way.is_some_and(|h| h[1] + h[3] >= t.claim_head_missing || 1.0 - h[0] >= t.claim_head_not_supportive)
 }
 
 /// Share of the claim's names (or, without names, content words) that the evidence mentions.
@@ -317,6 +318,11 @@ mod tests {
         assert_eq!(decide(claim, ev, with_head(0.9, 0.05, [0.02, 0.97, 0.0, 0.01]), &[]).status, ClaimStatus::Supported);
         assert_eq!(decide(claim, ev, with_head(0.73, 0.08, [0.6, 0.38, 0.0, 0.02]), &[]).status, ClaimStatus::Supported);
         assert_eq!(decide(claim, ev, probs(0.73, 0.08), &[]).status, ClaimStatus::Supported, "no head, no change");
+        // A head that reads a contradiction where the NLI head weakly entails: the two disagree, so
+        // the claim is neither supported nor (on the model's word alone) contradicted.
+        let d = decide(claim, ev, with_head(0.71, 0.26, [0.04, 0.03, 0.93, 0.0]), &[]);
+        assert_eq!(d.status, ClaimStatus::Missing);
+        assert_eq!(decide(claim, ev, with_head(0.71, 0.26, [0.2, 0.03, 0.77, 0.0]), &[]).status, ClaimStatus::Supported, "below the bar");
         // A value of the claim the evidence states keeps the support, whatever the head says.
         let d = decide("The bridge opened in 1883.", "The bridge opened to traffic in 1883.", with_head(0.5, 0.1, [0.0, 0.99, 0.0, 0.01]), &[]);
         assert_eq!(d.status, ClaimStatus::Supported);

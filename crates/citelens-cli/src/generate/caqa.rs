@@ -240,6 +240,22 @@ impl<'g> Generator<'g> {
         Some(self.cite(vec![first], avoid))
     }
 
+    /// The citation of stated fact `f` under the example's edit (CAQA's subgraph edits): when `f` is
+    /// the edited fact, deleted (partially supportive: other facts of its subject, none of `avoid`'s
+    /// relations) or replaced (contradictory); another entity's fact for irrelevant; else `f` itself.
+    /// Each comes with other facts of its subject.
+    fn edited_citation(&mut self, label: usize, is_edited: bool, f: Fact, irrelevant: Option<Fact>, avoid: &[u16]) -> Option<Said> {
+        match label {
+            1 if is_edited => self.cite_without(f.subject, avoid),
+            2 if is_edited => {
+                let rf = self.replaced(f)?;
+                Some(self.cite(vec![rf], avoid))
+            }
+            3 => Some(self.cite(vec![irrelevant?], avoid)),
+            _ => Some(self.cite(vec![f], avoid)),
+        }
+    }
+
     pub fn example(&mut self, complexity: usize, label: usize) -> Option<Example> {
         self.style = if self.rng.random_bool(GRAILQA_STYLE_SHARE) {
             QuestionStyle::GrailQa { lower_case_names: self.rng.random_bool(LOWER_CASE_NAMES_SHARE) }
@@ -438,20 +454,12 @@ impl<'g> Generator<'g> {
         let other = if label == 3 { Some(self.other_subject(f1, Some(f2.relation), true)?) } else { None };
         let mut citations = Vec::new();
         for (i, f) in stated.iter().enumerate() {
-            let c = match label {
-                1 if i == broken => self.cite_without(x, &relations)?,
-                2 if i == broken => {
-                    let rf = self.replaced(*f)?;
-                    self.cite(vec![rf], &relations)
-                }
-                3 => {
-                    let o = other.expect("made above");
-                    let fact = if i == 0 { o } else { self.g.about(o.subject).iter().copied().find(|y| y.relation == f2.relation)? };
-                    self.cite(vec![fact], &relations)
-                }
-                _ => self.cite(vec![*f], &relations),
+            let irrelevant = match other {
+                Some(o) if i == 0 => Some(o),
+                Some(o) => Some(self.g.about(o.subject).iter().copied().find(|y| y.relation == f2.relation)?),
+                None => None,
             };
-            citations.push(c);
+            citations.push(self.edited_citation(label, i == broken, *f, irrelevant, &relations)?);
         }
         Some(Example { question, answer, citations, label, complexity: 2, grounding: stated.to_vec() })
     }
@@ -548,16 +556,7 @@ impl<'g> Generator<'g> {
         let mut citations = Vec::new();
         for (i, f) in stated.iter().enumerate() {
             let avoid: Vec<u16> = if i < 2 { vec![f1.relation, f2.relation] } else { vec![f3.relation] };
-            let c = match label {
-                1 if i == broken => self.cite_without(f.subject, &avoid)?,
-                2 if i == broken => {
-                    let rf = self.replaced(*f)?;
-                    self.cite(vec![rf], &avoid)
-                }
-                3 => self.cite(vec![other.expect("made above")[i]], &avoid),
-                _ => self.cite(vec![*f], &avoid),
-            };
-            citations.push(c);
+            citations.push(self.edited_citation(label, i == broken, *f, other.map(|o| o[i]), &avoid)?);
         }
         Some(Example { question, answer, citations, label, complexity: 2, grounding: stated.to_vec() })
     }

@@ -292,11 +292,25 @@ impl<'g> Generator<'g> {
         }
     }
 
-    /// "which location" for the objects of `relation` (its noun when the graph has no schema).
+    /// What the objects of `relation` are called: their schema class ("location"), or the relation's
+    /// noun when the graph has no schema.
+    fn object_class(&self, relation: u16) -> String {
+        self.g.range_class(relation).map(class_words).unwrap_or_else(|| self.phr(relation).noun.to_string())
+    }
+
+    /// GrailQA asks "which …" and "what …" alike.
+    fn wh_word(&mut self) -> &'static str {
+        if self.rng.random_bool(0.5) {
+            "which"
+        } else {
+            "what"
+        }
+    }
+
+    /// "which location" for the objects of `relation`.
     fn wh_object(&mut self, relation: u16) -> String {
-        let class = self.g.range_class(relation).map(class_words).unwrap_or_else(|| self.phr(relation).noun.to_string());
-        let wh = if self.rng.random_bool(0.5) { "which" } else { "what" };
-        format!("{wh} {class}")
+        let class = self.object_class(relation);
+        format!("{} {class}", self.wh_word())
     }
 
     /// "`subject` was born in which location?": the fact's object asked for in place; `None` when
@@ -330,7 +344,7 @@ impl<'g> Generator<'g> {
             return p.wh.to_string();
         }
         match self.g.domain_class(relation) {
-            Some(c) => format!("{} {}", if self.rng.random_bool(0.5) { "which" } else { "what" }, class_words(c)),
+            Some(c) => format!("{} {}", self.wh_word(), class_words(c)),
             None => p.wh.to_lowercase(),
         }
     }
@@ -372,7 +386,7 @@ impl<'g> Generator<'g> {
                 let other = self.other_subject(f1, f2.map(|f| f.relation), true)?;
                 let mut facts = vec![other];
                 if let Some(f2) = f2 {
-                    facts.push(self.g.about(other.subject).iter().copied().find(|f| f.relation == f2.relation)?);
+                    facts.push(self.g.fact_with(other.subject, f2.relation)?);
                 }
                 self.cite(facts, &relations)
             }
@@ -456,7 +470,7 @@ impl<'g> Generator<'g> {
         for (i, f) in stated.iter().enumerate() {
             let irrelevant = match other {
                 Some(o) if i == 0 => Some(o),
-                Some(o) => Some(self.g.about(o.subject).iter().copied().find(|y| y.relation == f2.relation)?),
+                Some(o) => Some(self.g.fact_with(o.subject, f2.relation)?),
                 None => None,
             };
             citations.push(self.edited_citation(label, i == broken, *f, irrelevant, &relations)?);
@@ -493,7 +507,7 @@ impl<'g> Generator<'g> {
             }
             _ => {
                 let o1 = self.other_subject(f1, None, false)?;
-                let o2 = self.g.about(o1.object).iter().copied().find(|y| y.relation == f2.relation)?;
+                let o2 = self.g.fact_with(o1.object, f2.relation)?;
                 vec![self.cite(vec![o1], &[]), self.cite(vec![o2], &[])]
             }
         };
@@ -531,7 +545,7 @@ impl<'g> Generator<'g> {
             return None;
         }
         // The branch's end, asked as a noun phrase in the second constraint's object place.
-        let class = self.g.range_class(f2.relation).map(class_words).unwrap_or_else(|| self.phr(f2.relation).noun.to_string());
+        let class = self.object_class(f2.relation);
         let article = if class.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
         let (branch, _) = self.pred(f3);
         let p2 = self.phr(f2.relation);
@@ -547,8 +561,8 @@ impl<'g> Generator<'g> {
         let broken = self.rng.random_range(0..3);
         let other = if label == 3 {
             let o1 = self.other_subject(f1, Some(f2.relation), true)?;
-            let o2 = self.g.about(o1.subject).iter().copied().find(|y| y.relation == f2.relation)?;
-            let o3 = self.g.about(o2.object).iter().copied().find(|y| y.relation == f3.relation)?;
+            let o2 = self.g.fact_with(o1.subject, f2.relation)?;
+            let o3 = self.g.fact_with(o2.object, f3.relation)?;
             Some([o1, o2, o3])
         } else {
             None
@@ -585,8 +599,8 @@ impl<'g> Generator<'g> {
         let mut citations = Vec::new();
         let other = if label == 3 {
             let o1 = self.other_subject(f1, None, false)?;
-            let o2 = self.g.about(o1.object).iter().copied().find(|y| y.relation == f2.relation)?;
-            let o3 = self.g.about(o2.object).iter().copied().find(|y| y.relation == f3.relation)?;
+            let o2 = self.g.fact_with(o1.object, f2.relation)?;
+            let o3 = self.g.fact_with(o2.object, f3.relation)?;
             Some([o1, o2, o3])
         } else {
             None

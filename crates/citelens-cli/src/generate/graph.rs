@@ -215,6 +215,11 @@ impl Graph {
         self.about(subject).iter().filter(move |f| f.relation == relation).map(|f| f.object)
     }
 
+    /// The subject's first fact of the relation, if it has one.
+    pub fn fact_with(&self, subject: Id, relation: u16) -> Option<Fact> {
+        self.about(subject).iter().copied().find(|f| f.relation == relation)
+    }
+
     /// Every object the relation has anywhere: the entities of its type.
     pub fn range(&self, relation: u16) -> &[Id] {
         &self.objects[relation as usize]

@@ -517,12 +517,11 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
             // The name may open with an article the name finder leaves out ("The Polar Express was …").
             let opens = |e: &entities::Entity| e.start == 0 || matches!(&rest[..e.start], "The " | "the ");
             entities::extract(rest).first().is_some_and(|e| {
-                let after = words(&rest[e.end..]);
-                let named = words(&rest[..e.end]);
-                opens(e) && after.first().is_some_and(|x| is_verb(x.2)) || opens(e) && !after.is_empty() && {
+                opens(e) && match (words(&rest[..e.end]).last(), words(&rest[e.end..]).first()) {
+                    (_, Some(next)) if is_verb(next.2) => true,
                     // The same present-tense test as for a sentence's first verb, on the name's last word.
-                    let both: Vec<(usize, usize, &str)> = named.last().into_iter().copied().chain(after.first().copied()).collect();
-                    both.len() == 2 && is_present_verb_after_name(&both, 1)
+                    (Some(&name_end), Some(&next)) => is_present_verb_after_name(&[name_end, next], 1),
+                    _ => false,
                 }
             })
         };

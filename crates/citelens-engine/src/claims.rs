@@ -325,13 +325,14 @@ pub fn is_verb(w: &str) -> bool {
 }
 
 /// A present-tense verb in the third person right after a name ("Denver observes …", "Gwinnett County
-/// borders …"): answers state facts in the present with verbs no list can hold. Only after a
-/// capitalised word, so a plural noun ("the colours") is not taken for one; "-ss", "-us" and "-is"
+/// borders …") or a name's type noun ("Zimbabwe national football team plays …", "the city lies …"):
+/// answers state facts in the present with verbs no list can hold. Only after a capitalised word or
+/// a type noun, so a plural noun ("the colours") is not taken for one; "-ss", "-us" and "-is"
 /// endings are nouns ("address", "campus", "analysis").
 fn is_present_verb_after_name(ws: &[(usize, usize, &str)], i: usize) -> bool {
     let w = ws[i].2;
     i >= 1
-        && ws[i - 1].2.chars().next().is_some_and(char::is_uppercase)
+        && (ws[i - 1].2.chars().next().is_some_and(char::is_uppercase) || TYPE_NOUNS.contains(&ws[i - 1].2))
         && w.len() >= 4
         && w.chars().all(|c| c.is_ascii_lowercase())
         && w.ends_with('s')
@@ -718,6 +719,11 @@ mod tests {
             texts("Steven Tyler had a role in The Polar Express, and The Polar Express was scripted by Robert Zemeckis."),
             ["Steven Tyler had a role in The Polar Express.", "The Polar Express was scripted by Robert Zemeckis."]
         );
+        assert_eq!(
+            texts("Zimbabwe national football team plays association football, and Springfield Falcons competes in ice hockey."),
+            ["Zimbabwe national football team plays association football.", "Springfield Falcons competes in ice hockey."]
+        );
+        assert_eq!(texts("The team plays in Leeds and Manchester."), ["The team plays in Leeds.", "The team plays in Manchester."]);
         assert_eq!(texts("Silver Spring borders Takoma Park and keeps the Eastern Time Zone."), ["Silver Spring borders Takoma Park.", "Silver Spring keeps the Eastern Time Zone."]);
         // Plural nouns after a name are no verbs, and a list of two different names still splits.
         assert_eq!(texts("The Beatles recorded songs and albums in London."), ["The Beatles recorded songs and albums in London."]);

@@ -239,6 +239,8 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
                 TypedCheck::Value
             } else if mismatches().next().is_some() {
                 TypedCheck::NameOnly
+            } else if claims.iter().flat_map(|c| c.checks.iter()).any(doubts_support) {
+                TypedCheck::Doubted
             } else {
                 TypedCheck::None
             };
@@ -565,6 +567,20 @@ pub enum TypedCheck {
     NameOnly,
     /// A number, date or negation the evidence gives otherwise: the contradiction stands.
     Value,
+    /// Nothing confirmed, but a check found an opposite word, a value the evidence gives otherwise or
+    /// does not give, which the model could not weigh ("Falling sea temperatures" against "rising"):
+    /// the head reads past such words as the NLI model does, so it may not call the sentence supported.
+    Doubted,
+}
+
+/// A check that leaves the claim's support in doubt: an opposite or another value the model could not
+/// confirm (a name only when it fills the claim's own role), or a value the evidence does not give.
+fn doubts_support(c: &CheckReport) -> bool {
+    match c.result.as_str() {
+        "absent" => true,
+        "unconfirmed" => c.kind != crate::checks::CheckKind::Name,
+        _ => false,
+    }
 }
 
 /// A sentence's verdict from the rules' and the four-way head's. The head was trained mostly on
@@ -592,7 +608,7 @@ pub fn combine(rules: Verdict, four_way: [f32; 4], confirmed: TypedCheck, t: &Th
     let leaving_contradiction = |bar: f32| bar.max(t.four_way_contradictory_confident);
     // The moves the head may make, each with its bar; any other keeps the rules' verdict.
     let bar = match (rules.category, category) {
-        (Category::PartiallySupportive, Category::Supportive) => t.four_way_supportive_confident,
+        (Category::PartiallySupportive, Category::Supportive) if confirmed == TypedCheck::None => t.four_way_supportive_confident,
         (Category::PartiallySupportive | Category::Supportive, Category::Contradictory) => t.four_way_contradictory_confident,
         (Category::PartiallySupportive, Category::Irrelevant) => t.four_way_confident,
         (Category::Contradictory, Category::Irrelevant) if overturnable => leaving_contradiction(t.four_way_confident),
@@ -769,10 +785,37 @@ mod four_way_tests {
         assert_eq!(combine(rules, [0.01, 0.01, 0.01, 0.97], TypedCheck::None, &t).category, Category::Irrelevant);
         assert_eq!(combine(rules, [0.6, 0.3, 0.05, 0.05], TypedCheck::None, &t), rules);
         // Support and contradiction need their stricter bars.
-        assert_eq!(combine(rules, [0.9, 0.05, 0.03, 0.02], TypedCheck::None, &t), rules);
+        assert_eq!(combine(rules, [0.82, 0.1, 0.06, 0.02], TypedCheck::None, &t), rules);
         assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], TypedCheck::None, &t).category, Category::Supportive);
         assert_eq!(combine(rules, [0.05, 0.03, 0.9, 0.02], TypedCheck::None, &t), rules);
         assert_eq!(combine(rules, [0.01, 0.01, 0.98, 0.0], TypedCheck::None, &t).category, Category::Contradictory);
+    }
+
+    #[test]
+    fn a_check_that_doubts_support_keeps_the_head_from_making_a_sentence_supportive() {
+        let t = Thresholds::default();
+        let rules = v(Category::PartiallySupportive, true);
+        let sure_support = [0.999, 0.0, 0.001, 0.0];
+        // "Falling sea temperatures …" against "rising sea temperatures": the head reads past the
+        // opposite the checks found and the model could not weigh.
+        for check in [TypedCheck::Doubted, TypedCheck::NameOnly, TypedCheck::Value] {
+            assert_eq!(combine(rules, sure_support, check, &t), rules);
+        }
+        assert_eq!(combine(rules, sure_support, TypedCheck::None, &t).category, Category::Supportive);
+        // A doubt does not stop the head from reading partial or irrelevant.
+        assert_eq!(combine(rules, [0.0, 0.0, 0.01, 0.99], TypedCheck::Doubted, &t).category, Category::Irrelevant);
+        let check = |kind, result: &str| CheckReport {
+            kind,
+            result: result.into(),
+            answer_says: "Falling".into(),
+            source_says: "rising".into(),
+            message: String::new(),
+            probe_entailment: Some(0.37),
+        };
+        assert!(doubts_support(&check(crate::checks::CheckKind::Polarity, "unconfirmed")));
+        assert!(doubts_support(&check(crate::checks::CheckKind::Number, "absent")));
+        assert!(!doubts_support(&check(crate::checks::CheckKind::Name, "unconfirmed")));
+        assert!(!doubts_support(&check(crate::checks::CheckKind::Number, "match")));
     }
 
     #[test]

@@ -166,8 +166,10 @@ impl Decider for RuleDecider {
         // A contradiction no value check confirmed, which the four-way head reading this claim alone
         // all but certainly calls a missing fact (another of many values: "holds membership in World
         // Bank" against a passage listing other memberships), is missing: the same bar as a
-        // sentence's contradiction made partial (`verify::combine`).
-        let head_says_missing = !value_confirmed && p.four_way.is_some_and(|h| h[1] + h[3] >= t.four_way_contradictory_to_partial);
+        // sentence's contradiction made partial (`verify::combine`). Not when a number or date of the
+        // claim plausibly stands otherwise in the evidence ("served two terms, until 2004" against
+        // "from 1994 to 1999"): the head reads past values as the NLI head does.
+        let head_says_missing = !value_confirmed && !doubted_value && p.four_way.is_some_and(|h| h[1] + h[3] >= t.four_way_contradictory_to_partial);
         let missing_not_contradicted = |reports| decision(ClaimStatus::Missing, p.four_way.map_or(0.0, |h| h[1] + h[3]), reports);
         if let Some(conf) = confirmed {
             if head_says_missing {
@@ -352,6 +354,14 @@ mod tests {
         assert_eq!(d.status, ClaimStatus::Contradicted, "below the bar the contradiction stands");
         // A date the evidence gives otherwise stands whatever the head says.
         let d = decide("The bridge opened on May 25, 1883.", "The bridge opened on May 24, 1883.", with_head(0.1, 0.8, [0.0, 1.0, 0.0, 0.0]), &[Some((0.95, 0.1))]);
+        assert_eq!(d.status, ClaimStatus::Contradicted);
+        // So does one the model could not confirm, when the NLI head contradicts: the head reads
+        // past years as the NLI head does.
+        let (claim, ev) = ("Mandela served until 2004.", "Mandela served as president from 1994 to 1999.");
+        let outcome = checks::check(claim, &[ev.to_string()]);
+        assert!(outcome.conflicts.iter().any(|c| c.kind == CheckKind::Date), "{outcome:?}");
+        let probes = vec![Some((0.3, 0.1)); outcome.conflicts.len()];
+        let d = decide(claim, ev, with_head(0.08, 0.8, [0.0, 0.99, 0.01, 0.0]), &probes);
         assert_eq!(d.status, ClaimStatus::Contradicted);
     }
 

@@ -201,8 +201,12 @@ pub const FOUR_WAY_CONTRADICTORY_CONFIDENT: f32 = 0.95;
 // flips; 0.95 loses a sentence ("He served two terms, until 2004.", a contradiction the head read
 // partial at 0.98). Making a supportive reading partial was measured too and left out: at any bar up
 // to 0.99 it cost WiCE dev supported claims (binary F1 56.04 -> 55.34).
+// Seventh session: a number or date check the model could not confirm now keeps the contradiction
+// (`decide`: `doubted_value`; `verify::combine`: `TypedCheck::Doubted`), which is what the Mandela
+// sentence needed; 0.97 then keeps the suite at 83.98 % with 0 flips and gives CAQA dev 89.00 (0.99:
+// 88.38), WiCE 3-way macro-F1 50.83 (49.71); 0.95 gives dev 89.13, the same elsewhere.
 /// Default for `four_way_contradictory_to_partial`.
-pub const FOUR_WAY_CONTRADICTORY_TO_PARTIAL: f32 = 0.99;
+pub const FOUR_WAY_CONTRADICTORY_TO_PARTIAL: f32 = 0.97;
 
 // The claim-level head bars (issue 12, fifth session): chosen on the generated dev split (seed 7)
 // with the cited-answer suite, WiCE dev, AttributionBench dev and ExpertQA lfqa_domain_test held to

@@ -602,7 +602,9 @@ pub fn combine(rules: Verdict, four_way: [f32; 4], confirmed: TypedCheck, t: &Th
     let best = (0..4).fold(0, |b, i| if four_way[i] > four_way[b] { i } else { b });
     let p = four_way[best];
     let category = Category::ALL[best];
-    let overturnable = rules.uncertain || confirmed != TypedCheck::Value;
+    // A value or an opposite that a check found, confirmed or only doubted, keeps a sure contradiction
+    // ("served two terms, until 2004" against "from 1994 to 1999": the head reads past the dates).
+    let overturnable = rules.uncertain || !matches!(confirmed, TypedCheck::Value | TypedCheck::Doubted);
     // Undoing a contradiction weighs as much as making one ("George Pal directed …" against "directed
     // by Arnold Leibovit" is a rival answer the head read as irrelevant at 0.86).
     let leaving_contradiction = |bar: f32| bar.max(t.four_way_contradictory_confident);
@@ -824,9 +826,14 @@ mod four_way_tests {
         let rules = v(Category::Contradictory, false);
         assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], TypedCheck::None, &t), rules);
         // Partial only when the head is all but certain, and never against a value check.
-        assert_eq!(combine(rules, [0.0, 0.98, 0.02, 0.0], TypedCheck::NameOnly, &t), rules);
+        assert_eq!(combine(rules, [0.0, 0.95, 0.05, 0.0], TypedCheck::NameOnly, &t), rules);
         assert_eq!(combine(rules, [0.0, 0.995, 0.005, 0.0], TypedCheck::NameOnly, &t).category, Category::PartiallySupportive);
         assert_eq!(combine(rules, [0.0, 0.995, 0.005, 0.0], TypedCheck::Value, &t), rules);
+        // A date the model could not confirm otherwise keeps it too ("served two terms, until 2004"),
+        // unless the rules themselves were unsure.
+        assert_eq!(combine(rules, [0.0, 0.995, 0.005, 0.0], TypedCheck::Doubted, &t), rules);
+        let unsure = v(Category::Contradictory, true);
+        assert_eq!(combine(unsure, [0.0, 0.995, 0.005, 0.0], TypedCheck::Doubted, &t).category, Category::PartiallySupportive);
         assert_eq!(combine(rules, [0.0, 0.0, 0.01, 0.99], TypedCheck::NameOnly, &t).category, Category::Irrelevant);
         assert_eq!(combine(rules, [0.0, 0.0, 0.01, 0.99], TypedCheck::Value, &t), rules);
         // Irrelevant's own bar is not enough to undo a contradiction.

@@ -109,6 +109,12 @@ impl Phrasing {
             .replace("{a}", &format!("{article} {lower}"))
     }
 
+    /// Whether the relation's objects are classes ("{l}", "{a}": a profession, a genre, a form of
+    /// government) rather than entities: one class often implies another ("author", "writer").
+    pub fn class_valued(&self) -> bool {
+        self.predicates.iter().any(|t| t.contains("{l}") || t.contains("{a}"))
+    }
+
     pub fn ask(&self, subject: &str) -> String {
         self.question.replace("{s}", subject)
     }

@@ -84,8 +84,11 @@ fn same_arguments_same_bytes_and_disjoint_subjects() {
     }
     // The mixed shapes: trees (a constraint and a two-hop branch) among the intersections, three-hop
     // chains among the concatenations, each with a citation per fact; and GrailQA-style questions.
+    // Read over two seeds: on this small graph a three-hop chain is found for a few of a seed's 16
+    // concatenations, and one seed may draw none.
+    let both_seeds: Vec<serde_json::Value> = test_rows.iter().cloned().chain(rows(&c)).collect();
     for complexity in ["intersection", "concatenation"] {
-        let three = test_rows.iter().filter(|r| r["complexity"] == complexity && r["citations"].as_array().unwrap().len() == 3).count();
+        let three = both_seeds.iter().filter(|r| r["complexity"] == complexity && r["citations"].as_array().unwrap().len() == 3).count();
         assert!(three > 0, "no three-fact {complexity} query");
     }
     let grail = |q: &str| q.starts_with("what is the ") || q.contains(" which ") || q.contains(" what ") || q.starts_with("which ");

@@ -573,8 +573,9 @@ pub enum TypedCheck {
     Doubted,
 }
 
-/// A check that leaves the claim's support in doubt: an opposite or another value the model could not
-/// confirm (a name only when it fills the claim's own role), or a value the evidence does not give.
+/// A check that leaves the claim's support in doubt: an opposite or another number or date the model
+/// could not confirm, or a value the evidence does not give. An unconfirmed name is no doubt: any two
+/// passages name different things, and the report does not say whether it fills the claim's role.
 fn doubts_support(c: &CheckReport) -> bool {
     match c.result.as_str() {
         "absent" => true,

@@ -17,7 +17,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
 use super::graph::{Fact, Graph, Id};
-use super::templates::{class_words, phrasing, relation_words, Phrasing};
+use super::templates::{class_words, indefinite_article, phrasing, relation_words, Phrasing};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
 pub enum Split {
@@ -556,7 +556,7 @@ impl<'g> Generator<'g> {
         }
         // The branch's end, asked as a noun phrase in the second constraint's object place.
         let class = self.object_class(f2.relation);
-        let article = if class.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        let article = indefinite_article(&class);
         let (branch, _) = self.pred(f3);
         let p2 = self.phr(f2.relation);
         let ix = *p2.asking_predicates().choose(&mut self.rng)?;

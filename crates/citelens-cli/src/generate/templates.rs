@@ -102,7 +102,7 @@ impl Phrasing {
     /// case; `{a}` in lower case after "a" or "an".
     pub fn predicate(&self, ix: usize, object: &str) -> String {
         let lower = object.to_lowercase();
-        let article = if lower.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        let article = indefinite_article(&lower);
         self.predicates[ix % self.predicates.len()]
             .replace("{o}", object)
             .replace("{l}", &lower)
@@ -129,6 +129,16 @@ impl Phrasing {
     /// is not at its end ("is a film of the {o} genre" cannot take a wh-phrase).
     pub fn asking_predicate(&self, ix: usize, phrase: &str) -> Option<String> {
         asking(self.predicates[ix % self.predicates.len()], phrase)
+    }
+}
+
+/// "an" before a lower-case word that starts with a vowel letter, else "a". By spelling, not sound,
+/// so it writes "an university": the generated splits have always been made so.
+pub fn indefinite_article(lower: &str) -> &'static str {
+    if lower.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
     }
 }
 

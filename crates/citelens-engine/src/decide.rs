@@ -20,6 +20,9 @@ pub struct ClaimFacts<'a> {
     /// Per conflict of `checks`: (probe P(entailment), claim P(entailment) on the same sentence),
     /// `None` when the conflict's sentence is not part of this evidence.
     pub probes: &'a [Option<(f32, f32)>],
+    /// The four-way head's reading of the claim's whole sentence, when the sentence has other claims
+    /// (a second reading of the claim's evidence, beside the claim's own `probs.four_way`).
+    pub sentence_reading: Option<[f32; 4]>,
 }
 
 /// A claim's status and how sure the rule is of it.
@@ -240,6 +243,17 @@ impl Decider for RuleDecider {
         if p.contradiction >= t.claim_head_contradiction_nli && p.four_way.is_some_and(|h| h[2] >= t.claim_head_contradiction) {
             return decision(ClaimStatus::Contradicted, p.contradiction, reports);
         }
+        // Three readings lean the same way: the NLI head contradicts the claim, the four-way head
+        // reading the claim alone all but calls it contradictory, and reading the whole sentence it
+        // calls the sentence contradictory ("Eddie Selzer was born in New York City and died in Los
+        // Angeles" against "a native of Covington"). Each alone is the small models' word; together
+        // they are what a rival answer looks like, not a fact the evidence lacks. How sure: the surer
+        // of the claim's two readings (the NLI head's may sit just above `contradiction`).
+        if let Some(h) = p.four_way.filter(|h| h[2] >= t.claim_head_leans_contradiction) {
+            if p.contradiction >= t.contradiction && f.sentence_reading.is_some_and(|s| reads_contradictory(s, t.sentence_head_contradiction)) {
+                return decision(ClaimStatus::Contradicted, p.contradiction.max(h[2]), reports);
+            }
+        }
         if p.contradiction >= t.strong_contradiction {
             return Decision { model_only: true, ..decision(ClaimStatus::Contradicted, p.contradiction, reports) };
         }
@@ -254,6 +268,11 @@ impl Decider for RuleDecider {
 /// `claim_head_not_supportive` or more.
 fn head_reads_missing(p: Probs, t: &Thresholds) -> bool {
     p.four_way.is_some_and(|h| h[1] + h[3] >= t.claim_head_missing || 1.0 - h[0] >= t.claim_head_not_supportive)
+}
+
+/// The four-way head's reading puts contradictory first, at `bar` or more.
+fn reads_contradictory(h: [f32; 4], bar: f32) -> bool {
+    h[2] >= bar && h.iter().all(|&x| x <= h[2])
 }
 
 /// Share of the claim's names (or, without names, content words) that the evidence mentions.
@@ -293,6 +312,10 @@ mod tests {
     }
 
     fn decide(claim: &str, evidence: &str, p: Probs, probes: &[Option<(f32, f32)>]) -> Decision {
+        decide_in_sentence(claim, evidence, p, probes, None)
+    }
+
+    fn decide_in_sentence(claim: &str, evidence: &str, p: Probs, probes: &[Option<(f32, f32)>], sentence_reading: Option<[f32; 4]>) -> Decision {
         let outcome = checks::check(claim, &[evidence.to_string()]);
         let ev = Mentions::new(evidence);
         let probes: Vec<Option<(f32, f32)>> = if probes.is_empty() { vec![None; outcome.conflicts.len()] } else { probes.to_vec() };
@@ -303,11 +326,30 @@ mod tests {
             evidence: &ev,
             checks: &outcome,
             probes: &probes,
+            sentence_reading,
         })
     }
 
     fn with_head(e: f32, c: f32, head: [f32; 4]) -> Probs {
         Probs { four_way: Some(head), ..probs(e, c) }
+    }
+
+    #[test]
+    fn three_readings_that_lean_to_contradiction_make_a_sure_one() {
+        let ev = "Eddie Selzer, American film producer, is a native of Covington.";
+        let claim = "Eddie Selzer was born in New York City.";
+        let claim_reading = with_head(0.04, 0.62, [0.0, 0.04, 0.96, 0.0]);
+        let sentence_contradictory = Some([0.01, 0.2, 0.78, 0.01]);
+        let d = decide_in_sentence(claim, ev, claim_reading, &[], sentence_contradictory);
+        assert_eq!(d.status, ClaimStatus::Contradicted);
+        assert!(!d.uncertain(&Thresholds::default()), "three readings agree: sure, at the claim head's 0.96");
+        // Any one reading short of its bar leaves the claim missing, as before.
+        let missing = |p, s| decide_in_sentence(claim, ev, p, &[], s).status;
+        assert_eq!(missing(claim_reading, None), ClaimStatus::Missing, "a one-claim sentence has no reading of its own");
+        assert_eq!(missing(claim_reading, Some([0.01, 0.5, 0.48, 0.01])), ClaimStatus::Missing, "the sentence read partial first");
+        assert_eq!(missing(claim_reading, Some([0.01, 0.34, 0.65, 0.0])), ClaimStatus::Missing, "below the sentence bar");
+        assert_eq!(missing(with_head(0.04, 0.62, [0.0, 0.14, 0.86, 0.0]), sentence_contradictory), ClaimStatus::Missing, "claim head below its bar");
+        assert_eq!(missing(with_head(0.3, 0.45, [0.0, 0.04, 0.96, 0.0]), sentence_contradictory), ClaimStatus::Missing, "NLI head below `contradiction`");
     }
 
     #[test]

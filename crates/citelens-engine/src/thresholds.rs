@@ -86,6 +86,14 @@ pub struct Thresholds {
     pub claim_head_contradiction: f32,
     #[serde(default = "claim_head_contradiction_nli")]
     pub claim_head_contradiction_nli: f32,
+    /// A claim the NLI head contradicts at `contradiction` or more, that the four-way head reading
+    /// the claim calls contradictory at this bar, in a sentence of several claims that the head
+    /// reading the whole sentence calls contradictory (first, at `sentence_head_contradiction`), is
+    /// a sure contradiction: three readings agree. Above 1: never.
+    #[serde(default = "claim_head_leans_contradiction")]
+    pub claim_head_leans_contradiction: f32,
+    #[serde(default = "sentence_head_contradiction")]
+    pub sentence_head_contradiction: f32,
     /// Long documents (`evidence`), with the model's evidence head: a retrieved sentence is evidence
     /// when it states the claim at this P(entailment) (above 1: never by entailment alone) …
     #[serde(default = "evidence_entailment")]
@@ -176,6 +184,12 @@ fn claim_head_contradiction() -> f32 {
 fn claim_head_contradiction_nli() -> f32 {
     Thresholds::default().claim_head_contradiction_nli
 }
+fn claim_head_leans_contradiction() -> f32 {
+    Thresholds::default().claim_head_leans_contradiction
+}
+fn sentence_head_contradiction() -> f32 {
+    Thresholds::default().sentence_head_contradiction
+}
 fn unsure_below() -> f32 {
     Thresholds::default().unsure_below
 }
@@ -222,6 +236,15 @@ pub const CLAIM_HEAD_NOT_SUPPORTIVE: f32 = 0.85;
 pub const CLAIM_HEAD_CONTRADICTION: f32 = 0.95;
 /// Default for `claim_head_contradiction_nli`.
 pub const CLAIM_HEAD_CONTRADICTION_NLI: f32 = 0.8;
+// Three readings (eighth session): chosen on the generated dev split (seed 7) with the suite, WiCE
+// dev, AttributionBench dev and ExpertQA held unchanged (they were, at every pair of bars tried).
+// Claim head 0.9 with sentence head 0.7: dev 89.00 -> 89.25, test 89.38 -> 90.50. A claim-head bar of
+// 0.8 gives dev 89.38 (0.95: 89.25, test 89.88); the sentence bar gives the same at 0.5 and 0.7, and
+// less at 0.8. 0.9 is the more cautious of two near-equal claim-head bars.
+/// Default for `claim_head_leans_contradiction`.
+pub const CLAIM_HEAD_LEANS_CONTRADICTION: f32 = 0.9;
+/// Default for `sentence_head_contradiction`.
+pub const SENTENCE_HEAD_CONTRADICTION: f32 = 0.7;
 
 // The evidence bars: chosen with `citelens bench --sweep-evidence` for the best mean evidence F1 of
 // Evidence Inference validation and WiCE dev's first half (175 claims): max 2, head 0.6, floor 0.1,
@@ -270,6 +293,8 @@ impl Default for Thresholds {
             claim_head_not_supportive: CLAIM_HEAD_NOT_SUPPORTIVE,
             claim_head_contradiction: CLAIM_HEAD_CONTRADICTION,
             claim_head_contradiction_nli: CLAIM_HEAD_CONTRADICTION_NLI,
+            claim_head_leans_contradiction: CLAIM_HEAD_LEANS_CONTRADICTION,
+            sentence_head_contradiction: SENTENCE_HEAD_CONTRADICTION,
             evidence_entailment: EVIDENCE_ENTAILMENT,
             evidence_relevance: EVIDENCE_RELEVANCE,
             evidence_max: EVIDENCE_MAX,
@@ -315,6 +340,8 @@ impl Thresholds {
             ("claim_head_missing", self.claim_head_missing),
             ("claim_head_not_supportive", self.claim_head_not_supportive),
             ("claim_head_contradiction", self.claim_head_contradiction),
+            ("claim_head_leans_contradiction", self.claim_head_leans_contradiction),
+            ("sentence_head_contradiction", self.sentence_head_contradiction),
             ("evidence_entailment", self.evidence_entailment),
             ("evidence_rank_weight", self.evidence_rank_weight),
         ] {

@@ -170,9 +170,12 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
             })
             .collect();
         let mut claims = Vec::new();
+        // The four-way head's reading of the whole sentence, a reading apart from each claim's own
+        // only when the sentence has more than one claim (one claim's pair is the sentence's).
+        let sentence_reading = w.whole.filter(|_| w.claims.len() > 1).and_then(|i| book.get(i).four_way);
         for (ci, cw) in w.claims.iter().enumerate() {
             let found_in = plan.chosen.claims.get(&(si, ci)).map(Vec::as_slice);
-            let report = decide_claim(cw, book, decider, &evidence_mentions, &w.cited, input, sources, (clean, &input.answer), &question, found_in);
+            let report = decide_claim(cw, book, decider, &evidence_mentions, sentence_reading, &w.cited, input, sources, (clean, &input.answer), &question, found_in);
             let label = match report.status {
                 ClaimStatus::Supported => SpanLabel::Supported,
                 ClaimStatus::Contradicted => SpanLabel::Contradicted,
@@ -214,7 +217,15 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
                     .iter()
                     .map(|pr| (pr.source_pos == pos).then(|| (book.get(pr.probe).entailment, book.get(pr.original).entailment)))
                     .collect();
-                let d = decider.decide(&ClaimFacts { claim: &report.text, question: &question, probs: p, evidence: &alone[pos], checks: &cw.checks, probes: &probes });
+                let d = decider.decide(&ClaimFacts {
+                    claim: &report.text,
+                    question: &question,
+                    probs: p,
+                    evidence: &alone[pos],
+                    checks: &cw.checks,
+                    probes: &probes,
+                    sentence_reading,
+                });
                 let mut status = d.status;
                 if status == ClaimStatus::Contradicted && report.status != ClaimStatus::Contradicted {
                     status = if d.relevance >= t.relevance { ClaimStatus::Missing } else { ClaimStatus::Unrelated };
@@ -380,6 +391,7 @@ fn decide_claim(
     book: &Scores,
     decider: &dyn Decider,
     evidence: &Mentions,
+    sentence_reading: Option<[f32; 4]>,
     cited: &[usize],
     input: &Input,
     sources: &[Source],
@@ -431,7 +443,7 @@ fn decide_claim(
     };
     let probes: Vec<Option<(f32, f32)>> =
         cw.probes.iter().map(|pr| Some((book.get(pr.probe).entailment, book.get(pr.original).entailment))).collect();
-    let d: Decision = decider.decide(&ClaimFacts { claim: &cw.claim.text, question, probs, evidence, checks: &cw.checks, probes: &probes });
+    let d: Decision = decider.decide(&ClaimFacts { claim: &cw.claim.text, question, probs, evidence, checks: &cw.checks, probes: &probes, sentence_reading });
     let status = d.status;
     // Evidence units, best first for the status.
     let key = |p: &Probs| if status == ClaimStatus::Contradicted { p.contradiction } else { p.entailment };

@@ -1137,12 +1137,17 @@ fn names(claim: &str, sentence: &str, si: usize, all: &Mentions) -> Vec<Conflict
         let role = role_word_any(claim, c.start);
         let head = c.text.split_whitespace().last().unwrap_or("");
         let is_subject = ci == 0 && claim[..c.start].split_whitespace().count() <= 1;
-        for e in &ev {
+        // A name of the same kind ("the Central Time Zone" for "the Eastern Time Zone") is the rival
+        // value before any name in the same role ("in Essex County").
+        let same_head_of = |e: &entities::Entity| c.text.contains(' ') && e.text.split_whitespace().last() == Some(head);
+        let mut candidates: Vec<&entities::Entity> = ev.iter().filter(|e| same_head_of(e)).collect();
+        candidates.extend(ev.iter().filter(|e| !same_head_of(e)));
+        for e in candidates {
             if e.text.chars().any(|ch| ch.is_ascii_digit()) || claim_mentions.mentions_all(&e.text) {
                 continue;
             }
             let same_role = role.is_some() && role_word_any(sentence, e.start) == role;
-            let same_head = c.text.contains(' ') && e.text.split_whitespace().last() == Some(head);
+            let same_head = same_head_of(e);
             // A subject the sentence does not name, against a person the sentence does.
             let both_people = is_subject && crate::claims::is_person_like(&c.text, claim, c.start) && crate::claims::is_person_like(&e.text, sentence, e.start);
             if same_role || same_head || both_people {
@@ -1165,6 +1170,13 @@ mod tests {
 
     fn ev(s: &[&str]) -> Vec<String> {
         s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn a_name_of_the_same_kind_is_the_rival_before_one_in_the_same_role() {
+        let c = check("East Orange is in the Eastern Time Zone.", &ev(&["East Orange, city in Essex County, New Jersey, United States, is in the Central Time Zone."]));
+        let names: Vec<&str> = c.conflicts.iter().filter(|x| x.kind == CheckKind::Name).map(|x| x.source_says.as_str()).collect();
+        assert_eq!(names, ["Central Time Zone"], "{c:?}");
     }
 
     #[test]

@@ -487,11 +487,12 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
     // Rule 3: "… and was Y", "… and it was Y", "… and Ballmer replaced him", "…, but …".
     let ws = words(s);
     let Some(verb) = first_verb(&ws) else { return vec![draft] };
+    let titles = names_joined_twice(s);
     for (i, w) in ws.iter().enumerate().skip(verb + 1) {
         // A clause joined by a conjunction, or by a comma alone when a name or a pronoun with its own
         // verb follows ("… was made in Germany, Germany includes Hamburg, and …"): a comma before a
         // participle ("…, founded in 1887") or in a list of names is no boundary.
-        let conjunction = matches!(w.2, "and" | "but");
+        let conjunction = matches!(w.2, "and" | "but") && !titles.iter().any(|t| t.start < w.0 && w.0 < t.end);
         let comma = !conjunction && s[ws[i - 1].1..w.0].contains(',');
         if !(conjunction || comma) || (conjunction && i + 1 >= ws.len()) {
             continue;
@@ -518,7 +519,9 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
             // The name may open with an article the name finder leaves out ("The Polar Express was …").
             let opens = |e: &entities::Entity| e.start == 0 || matches!(&rest[..e.start], "The " | "the ");
             entities::extract(rest).first().is_some_and(|e| {
-                opens(e) && match (words(&rest[..e.end]).last(), words(&rest[e.end..]).first()) {
+                // A title named whole twice is one name: its end is the title's.
+                let e_end = titles.iter().find(|t| t.start == ws[j].0 + e.start).map_or(e.end, |t| t.end - ws[j].0);
+                opens(e) && match (words(&rest[..e_end]).last(), words(&rest[e_end..]).first()) {
                     (_, Some(next)) if is_verb(next.2) => true,
                     // The same present-tense test as for a sentence's first verb, on the name's last word.
                     (Some(&name_end), Some(&next)) => is_present_verb_after_name(&[name_end, next], 1),
@@ -526,7 +529,9 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
                 }
             })
         };
-        let shared_subject = !comma && !own_subject && !named_subject && is_verb(ws[j].2);
+        // The first clause's verb again opens a parallel verb phrase of the same subject ("counts
+        // Sigmund Freud as an influence and counts Thomas Mann as one"), listed or not.
+        let shared_subject = !comma && !own_subject && !named_subject && (is_verb(ws[j].2) || ws[j].2 == ws[verb].2);
         if !(own_subject || named_subject || shared_subject) {
             continue;
         }
@@ -591,6 +596,28 @@ fn inside_quotes(s: &str, at: usize) -> bool {
     double || single
 }
 
+/// Every "A and B" of names that `s` names whole at least twice, where it stands: a title
+/// ("acted in Dazed and Confused, and Dazed and Confused was made in …"), not two names.
+fn names_joined_twice(s: &str) -> Vec<Piece> {
+    let ents = entities::extract(s);
+    let mut out: Vec<Piece> = Vec::new();
+    for pair in ents.windows(2) {
+        let (l, r) = (&pair[0], &pair[1]);
+        if s[l.end..r.start].trim() != "and" {
+            continue;
+        }
+        let joined = &s[l.start..r.end];
+        if s.matches(joined).nth(1).is_some() {
+            for (at, _) in s.match_indices(joined) {
+                if !out.iter().any(|p| p.start == at) {
+                    out.push(Piece { start: at, end: at + joined.len() });
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The first "A and B" of names in the claim, as two claims.
 fn split_names_once(text: &str, claim: &Claim) -> Option<(Claim, Claim)> {
     // Work on each part: coordinated names sit inside one part.
@@ -630,7 +657,8 @@ fn split_names_once(text: &str, claim: &Claim) -> Option<(Claim, Claim)> {
             // "born in Denver, and Denver observes …": a name repeated as the next clause's subject is
             // no list of two names.
             let repeated = l.text == r.text;
-            if shared_surname || range || plural_subject || quoted || repeated {
+            let named_twice = names_joined_twice(text).iter().any(|t| t.start == part.start + l.start);
+            if shared_surname || range || plural_subject || quoted || repeated || named_twice {
                 continue;
             }
             let abs = |x: usize| part.start + x;
@@ -703,6 +731,10 @@ mod tests {
         assert_eq!(texts("It was built between 1887 and 1889 as an arch.").len(), 1);
         assert_eq!(texts("The war lasted from 1914 to 1918.").len(), 1);
         assert_eq!(texts("Pashto and Dari are the official languages of Afghanistan.").len(), 1);
+        assert_eq!(
+            texts("Matthew McConaughey acted in Dazed and Confused, and Dazed and Confused was made in Texas."),
+            ["Matthew McConaughey acted in Dazed and Confused.", "Dazed and Confused was made in Texas."]
+        );
     }
 
     #[test]
@@ -754,6 +786,12 @@ mod tests {
             texts("Gates stepped down as CEO in 2000 and Steve Ballmer replaced him."),
             ["Gates stepped down as CEO in 2000.", "Steve Ballmer replaced him."]
         );
+        // An unlisted verb repeated after "and" opens a second verb phrase; once, it does not.
+        assert_eq!(
+            texts("Theodor W. Adorno counts Sigmund Freud as an influence and counts Thomas Mann as an influence."),
+            ["Theodor W. Adorno counts Sigmund Freud as an influence.", "Theodor W. Adorno counts Thomas Mann as an influence."]
+        );
+        assert_eq!(texts("The team counts wins and losses.").len(), 1);
     }
 
     #[test]

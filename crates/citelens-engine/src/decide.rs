@@ -5,7 +5,7 @@ use crate::checks::{CheckKind, CheckOutcome, Side};
 use crate::entities::{self, Mentions};
 use crate::question;
 use crate::report::{CheckReport, ClaimStatus, Probs};
-use crate::thresholds::Thresholds;
+use crate::thresholds::{Thresholds, INDISTINCT_NAME_MARGIN};
 
 /// Everything known about one claim against the evidence of its sentence (or one citation of it).
 pub struct ClaimFacts<'a> {
@@ -79,6 +79,9 @@ impl Decider for RuleDecider {
         let mut unconfirmed_polarity = false;
         let mut unconfirmed_value = false;
         let mut doubted_value = false;
+        // Another name of the same kind in the claim's place that the model entails as readily as
+        // the claim's own.
+        let mut indistinct_name = false;
         for (c, probe) in f.checks.conflicts.iter().zip(f.probes) {
             let Some((probe_ent, claim_ent)) = *probe else { continue };
             // A number or date the evidence gives otherwise (the claim's own value appears nowhere in
@@ -108,6 +111,13 @@ impl Decider for RuleDecider {
             } else if c.kind == CheckKind::Polarity || (c.kind == CheckKind::Name && c.same_role) {
                 // An opposite the model cannot weigh, or two names in swapped roles: not support.
                 unconfirmed_polarity = true;
+                // "East Orange is in the Eastern Time Zone" against "… is in the Central Time Zone",
+                // both entailed at 0.88: the model cannot tell two names of one kind apart, so its
+                // entailment of the claim, however clear, says nothing. Names of different kinds
+                // (or the same two swapped) read alike for other reasons: free prose's probes often
+                // differ from the claim in little but the name.
+                let same_kind = c.claim_says.contains(' ') && c.claim_says.split_whitespace().last() == c.source_says.split_whitespace().last();
+                indistinct_name |= c.kind == CheckKind::Name && same_kind && probe_ent >= t.probe_entailment && probe_ent >= claim_ent - INDISTINCT_NAME_MARGIN;
             } else if c.kind != CheckKind::Name {
                 unconfirmed_value = true;
                 // The other value plausibly fills the claim's place: the same role, or a probe the
@@ -194,7 +204,7 @@ impl Decider for RuleDecider {
             values_ok && coverage >= t.values_coverage && p.entailment >= t.values_entailment && p.contradiction < t.strong_contradiction;
         // An opposite or a swapped name the model could not confirm blocks support unless the model
         // entails the claim clearly (long evidence often names things in ways the checks misread).
-        let blocked = unconfirmed_polarity && p.entailment < t.clear_entailment;
+        let blocked = (unconfirmed_polarity && p.entailment < t.clear_entailment) || indistinct_name;
         if (entailed || entailed_by_values) && !blocked && !value_conflict {
             let mut status = if t.require_entities && !missing_entities.is_empty() { ClaimStatus::PartiallySupported } else { ClaimStatus::Supported };
             // A value the evidence does not give is a fact it lacks, however fluent the paraphrase.
@@ -382,6 +392,17 @@ mod tests {
         // The NLI head alone, however strong, stays the model's word only.
         let d = decide(claim, ev, with_head(0.02, 0.95, [0.3, 0.4, 0.3, 0.0]), &[None; 1]);
         assert!(d.status != ClaimStatus::Contradicted || d.model_only);
+    }
+
+    #[test]
+    fn a_rival_name_the_model_entails_as_readily_as_the_claims_blocks_support() {
+        let (claim, ev) = ("East Orange is in the Eastern Time Zone.", "East Orange is in the Central Time Zone.");
+        let n = checks::check(claim, &[ev.to_string()]).conflicts.len();
+        assert!(n > 0);
+        let d = decide(claim, ev, probs(0.88, 0.1), &vec![Some((0.87, 0.88)); n]);
+        assert_ne!(d.status, ClaimStatus::Supported, "both names entailed alike: {d:?}");
+        let d = decide(claim, ev, probs(0.88, 0.1), &vec![Some((0.79, 0.88)); n]);
+        assert_eq!(d.status, ClaimStatus::Supported, "the claim's own name read clearly better");
     }
 
     #[test]

@@ -246,6 +246,13 @@ pub const CLAIM_HEAD_LEANS_CONTRADICTION: f32 = 0.9;
 /// Default for `sentence_head_contradiction`.
 pub const SENTENCE_HEAD_CONTRADICTION: f32 = 0.7;
 
+/// A name check's probe (the claim with the evidence's name in its place) entailed within this much
+/// of the claim itself: the model reads the two names alike, so it cannot support the claim's.
+/// Eighth session, on the generated splits: every supported claim whose probe came this close had a
+/// contradictory gold ("East Orange is in the Eastern Time Zone" against the Central Time Zone, both
+/// at 0.86); probes further behind (0.79 against 0.88) were right to leave the support.
+pub const INDISTINCT_NAME_MARGIN: f32 = 0.05;
+
 // The evidence bars: chosen with `citelens bench --sweep-evidence` for the best mean evidence F1 of
 // Evidence Inference validation and WiCE dev's first half (175 claims): max 2, head 0.6, floor 0.1,
 // BM25 rank weight 0.5, entailment off give 66.13 and 50.34 (without the rank prior: 63.42 on

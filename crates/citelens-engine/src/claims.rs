@@ -486,7 +486,10 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
     }
     // Rule 3: "… and was Y", "… and it was Y", "… and Ballmer replaced him", "…, but …".
     let ws = words(s);
-    let Some(verb) = first_verb(&ws) else { return vec![draft] };
+    // A verb phrase split off with its subject carried as a prefix opens with its verb ("was born in
+    // Flushing, and Flushing has …"): its first word is no subject to skip.
+    let opens_with_verb = draft.prefix.is_some() && ws.first().is_some_and(|w| is_verb(w.2));
+    let Some(verb) = (if opens_with_verb { Some(0) } else { first_verb(&ws) }) else { return vec![draft] };
     let titles = names_joined_twice(s);
     for (i, w) in ws.iter().enumerate().skip(verb + 1) {
         // A clause joined by a conjunction, or by a comma alone when a name or a pronoun with its own
@@ -785,6 +788,15 @@ mod tests {
         assert_eq!(
             texts("Gates stepped down as CEO in 2000 and Steve Ballmer replaced him."),
             ["Gates stepped down as CEO in 2000.", "Steve Ballmer replaced him."]
+        );
+        // A verb phrase split off splits again at its own clause.
+        assert_eq!(
+            texts("Bob Weinstein is an adherent of Judaism and was born in Flushing, and Flushing has Queens College within its borders."),
+            [
+                "Bob Weinstein is an adherent of Judaism.",
+                "Bob Weinstein was born in Flushing.",
+                "Flushing has Queens College within its borders."
+            ]
         );
         // An unlisted verb repeated after "and" opens a second verb phrase; once, it does not.
         assert_eq!(

@@ -204,12 +204,17 @@ fn unsure_below() -> f32 {
 // AttributionBench binary F1 79.25 (77.22), ExpertQA 69.08 (65.62), WiCE binary 57.14 (57.00). 0.8
 // gives dev 88.00 and loses WiCE's 3-way macro-F1 a little (49.56 against 49.71); 0.85 is the
 // more cautious of two near-equal bars.
+// Eighth session, after the three-readings rule, the clause fixes and the rival-name guard: supportive
+// 0.85 -> 0.8 with contradictory 0.95 -> 0.92 give CAQA dev 89.63 -> 90.75, the suite 152 -> 153/181
+// with 0 flips ("It hangs in the Louvre in Paris." becomes supportive), AttributionBench binary F1
+// 79.25 -> 79.75, ExpertQA 69.08 -> 69.59, WiCE 3-way macro-F1 51.60 -> 51.45. Contradictory 0.9 gives
+// dev 91.13 but makes the suite's "She died in 1852 at the age of 36." (partial) contradictory.
 /// Default for `four_way_confident`.
 pub const FOUR_WAY_CONFIDENT: f32 = 0.8;
 /// Default for `four_way_supportive_confident`.
-pub const FOUR_WAY_SUPPORTIVE_CONFIDENT: f32 = 0.85;
+pub const FOUR_WAY_SUPPORTIVE_CONFIDENT: f32 = 0.8;
 /// Default for `four_way_contradictory_confident`.
-pub const FOUR_WAY_CONTRADICTORY_CONFIDENT: f32 = 0.95;
+pub const FOUR_WAY_CONTRADICTORY_CONFIDENT: f32 = 0.92;
 // A contradiction made partial: chosen the same way (suite first, then the generated dev split, seed
 // 7, after the generator stopped restating deleted facts): 0.99 keeps the suite at 82.87 % with 0
 // flips; 0.95 loses a sentence ("He served two terms, until 2004.", a contradiction the head read

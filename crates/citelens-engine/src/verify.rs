@@ -800,9 +800,10 @@ mod four_way_tests {
         assert_eq!(combine(rules, [0.01, 0.01, 0.01, 0.97], TypedCheck::None, &t).category, Category::Irrelevant);
         assert_eq!(combine(rules, [0.6, 0.3, 0.05, 0.05], TypedCheck::None, &t), rules);
         // Support and contradiction need their stricter bars.
-        assert_eq!(combine(rules, [0.82, 0.1, 0.06, 0.02], TypedCheck::None, &t), rules);
+        assert_eq!(combine(rules, [0.78, 0.12, 0.06, 0.04], TypedCheck::None, &t), rules);
         assert_eq!(combine(rules, [0.99, 0.0, 0.01, 0.0], TypedCheck::None, &t).category, Category::Supportive);
         assert_eq!(combine(rules, [0.05, 0.03, 0.9, 0.02], TypedCheck::None, &t), rules);
+        assert_eq!(combine(rules, [0.02, 0.02, 0.93, 0.03], TypedCheck::None, &t).category, Category::Contradictory);
         assert_eq!(combine(rules, [0.01, 0.01, 0.98, 0.0], TypedCheck::None, &t).category, Category::Contradictory);
     }
 

@@ -6,7 +6,7 @@ use std::process::Command;
 
 /// Sentence accuracy (percent) the suite reached with the shipped model and rules, less a point of
 /// slack for numeric noise between platforms. Raise it when the engine improves.
-const ACCURACY_FLOOR: f64 = 82.0;
+const ACCURACY_FLOOR: f64 = 83.5;
 
 #[test]
 fn the_suite_has_no_flips_and_keeps_its_accuracy() {

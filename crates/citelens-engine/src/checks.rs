@@ -1114,6 +1114,12 @@ fn superlative_holder(claim: &str, sentences: &[String]) -> Option<Conflict> {
 // ---------------------------------------------------------------------------------------------
 // Names in the same role
 
+/// Two names of one kind: the claim's has several words and ends in the other's last word ("the
+/// Eastern Time Zone", "the Central Time Zone"; "the Pacific Ocean", "the Atlantic Ocean").
+pub fn same_kind(claim_name: &str, other: &str) -> bool {
+    claim_name.contains(' ') && claim_name.split_whitespace().last() == other.split_whitespace().last()
+}
+
 /// A name of the claim the evidence lacks, where the best sentence has another name in the same
 /// role ("founded in Seattle" vs "founded in Albuquerque"; "the Pacific Ocean" vs "the Atlantic Ocean").
 fn names(claim: &str, sentence: &str, si: usize, all: &Mentions) -> Vec<Conflict> {
@@ -1135,11 +1141,10 @@ fn names(claim: &str, sentence: &str, si: usize, all: &Mentions) -> Vec<Conflict
             continue;
         }
         let role = role_word_any(claim, c.start);
-        let head = c.text.split_whitespace().last().unwrap_or("");
         let is_subject = ci == 0 && claim[..c.start].split_whitespace().count() <= 1;
         // A name of the same kind ("the Central Time Zone" for "the Eastern Time Zone") is the rival
         // value before any name in the same role ("in Essex County").
-        let same_head_of = |e: &entities::Entity| c.text.contains(' ') && e.text.split_whitespace().last() == Some(head);
+        let same_head_of = |e: &entities::Entity| same_kind(&c.text, &e.text);
         let mut candidates: Vec<&entities::Entity> = ev.iter().filter(|e| same_head_of(e)).collect();
         candidates.extend(ev.iter().filter(|e| !same_head_of(e)));
         for e in candidates {

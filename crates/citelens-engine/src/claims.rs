@@ -623,6 +623,7 @@ fn names_joined_twice(s: &str) -> Vec<Piece> {
 
 /// The first "A and B" of names in the claim, as two claims.
 fn split_names_once(text: &str, claim: &Claim) -> Option<(Claim, Claim)> {
+    let titles = names_joined_twice(text);
     // Work on each part: coordinated names sit inside one part.
     for (pi, part) in claim.parts.iter().enumerate() {
         let s = &text[part.start..part.end];
@@ -660,7 +661,7 @@ fn split_names_once(text: &str, claim: &Claim) -> Option<(Claim, Claim)> {
             // "born in Denver, and Denver observes …": a name repeated as the next clause's subject is
             // no list of two names.
             let repeated = l.text == r.text;
-            let named_twice = names_joined_twice(text).iter().any(|t| t.start == part.start + l.start);
+            let named_twice = titles.iter().any(|t| t.start == part.start + l.start);
             if shared_surname || range || plural_subject || quoted || repeated || named_twice {
                 continue;
             }

@@ -1,7 +1,7 @@
 //! The decide stage: from a claim's scores and typed checks to its status, confidence and reasons.
 //! `Decider` is the seam for a trained classifier; `RuleDecider` is the auditable rule set.
 
-use crate::checks::{CheckKind, CheckOutcome, Side};
+use crate::checks::{self, CheckKind, CheckOutcome, Side};
 use crate::entities::{self, Mentions};
 use crate::question;
 use crate::report::{CheckReport, ClaimStatus, Probs};
@@ -116,8 +116,7 @@ impl Decider for RuleDecider {
                 // entailment of the claim, however clear, says nothing. Names of different kinds
                 // (or the same two swapped) read alike for other reasons: free prose's probes often
                 // differ from the claim in little but the name.
-                let same_kind = c.claim_says.contains(' ') && c.claim_says.split_whitespace().last() == c.source_says.split_whitespace().last();
-                indistinct_name |= c.kind == CheckKind::Name && same_kind && probe_ent >= t.probe_entailment && probe_ent >= claim_ent - INDISTINCT_NAME_MARGIN;
+                indistinct_name |= c.kind == CheckKind::Name && checks::same_kind(&c.claim_says, &c.source_says) && probe_ent >= t.probe_entailment && probe_ent >= claim_ent - INDISTINCT_NAME_MARGIN;
             } else if c.kind != CheckKind::Name {
                 unconfirmed_value = true;
                 // The other value plausibly fills the claim's place: the same role, or a probe the

@@ -563,10 +563,6 @@ fn mismatched_pieces(text: &str, claim: &crate::claims::Claim, checks: &[CheckRe
     (!out.is_empty()).then_some(out)
 }
 
-/// CAQA's rule: supportive when every claim is supported; contradictory when any is contradicted;
-/// partially supportive when the evidence bears on some; irrelevant when it bears on none.
-/// Unsure claims never decide alone: contradicted claims that are all unsure give an unsure
-/// partially supportive verdict, and an unsure claim makes any verdict it is part of unsure.
 /// The typed checks behind a sentence's verdict, as `combine` weighs them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TypedCheck {
@@ -658,6 +654,10 @@ fn aggregate(sentences: &[Option<Verdict>]) -> Option<Verdict> {
     })
 }
 
+/// CAQA's rule: supportive when every claim is supported; contradictory when any is contradicted;
+/// partially supportive when the evidence bears on some; irrelevant when it bears on none.
+/// Unsure claims never decide alone: contradicted claims that are all unsure give an unsure
+/// partially supportive verdict, and an unsure claim makes any verdict it is part of unsure.
 pub fn categorize(claims: &[ClaimReport]) -> Option<Verdict> {
     let counted: Vec<&ClaimReport> = claims.iter().filter(|c| c.status != ClaimStatus::NotVerifiable).collect();
     if counted.is_empty() {

@@ -78,6 +78,23 @@ class FourWay(nn.Module):
             x = layer(x, bias)
         return self.classifier(self.drop(torch.tanh(self.pooler(x[:, 0]))))
 
+    def load_branch(self, state):
+        """The inverse of `state_for_export`: a branch saved under `<prefix>.` names, checked whole."""
+        p = self.prefix + "."
+        want = {}
+        for i, layer in enumerate(self.layers):
+            want.update({f"{p}layers.{self.start + i}.{k}": (layer, k) for k in layer.state_dict()})
+        want.update({f"{p}pooler.{k}": (self.pooler, k) for k in self.pooler.state_dict()})
+        want.update({f"{p}classifier.{k}": (self.classifier, k) for k in self.classifier.state_dict()})
+        missing = sorted(set(want) - set(state))
+        if missing:
+            raise SystemExit(f"--resume: the branch lacks {missing[:3]} (is --branch {len(self.layers)} its depth?)")
+        by_module = {}
+        for name, (module, k) in want.items():
+            by_module.setdefault(id(module), (module, {}))[1][k] = state[name]
+        for module, sd in by_module.values():
+            module.load_state_dict(sd)
+
     def state_for_export(self):
         """The branch under `<prefix>.` names (`four.` for this head) the ONNX builder reads."""
         out = {}
@@ -214,6 +231,8 @@ def main():
     ap.add_argument("--fever", type=int, default=6000, help="FEVER-NLI pairs mixed in")
     ap.add_argument("--prose", type=int, default=0, help="four-way rows composed from NLI premises (data.composed_four_way); 8,000 was tried and not shipped (MODEL.md)")
     ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--resume", help="a trained branch (fourway.pt, e.g. from_onnx.py --fourway-out of the shipped file) to start from, "
+                                     "in place of a copy of the NLI encoder's top layers: fine-tunes the shipped head on new generator output")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
@@ -224,7 +243,10 @@ def main():
     cfg = json.loads((base_dir / "config.json").read_text())
     base = CrossEncoder(Config(cfg))
     base.load_state_dict(torch.load(args.init, map_location="cpu"))
-    model = FourWay(base, args.branch).to(DEVICE)
+    model = FourWay(base, args.branch)
+    if args.resume:
+        model.load_branch(torch.load(args.resume, map_location="cpu"))
+    model = model.to(DEVICE)
     tok = train.make_tokenizer(HERE.parent / "models/citelens-nli-minilm/tokenizer.json")
     max_len, max_hyp = 128, 80
 
@@ -268,6 +290,23 @@ def main():
     batches = bucketed_batches(feats, 32, rng)
     del feats
     best = (-1.0, None, 0)
+
+    def evaluate(epoch, loss):
+        """Dev figures after an epoch; keeps the best state. The epoch kept is the best on the generated dev
+        split and the composed-prose dev rows together (never the held-out ExpertQA file): the templated
+        split alone rewards forgetting prose."""
+        nonlocal best
+        dev_acc = accuracy(logits_of(model, dev_feats), dev_rows)
+        prose_acc = accuracy(logits_of(model, prose_dev_feats), prose_dev)
+        heldout = {k: round(accuracy(logits_of(model, f), held[k]), 4) for k, f in held_feats.items()}
+        print(f"[fourway] epoch {epoch}: loss {loss:.4f}  caqa dev acc {dev_acc:.4f}  composed prose dev acc {prose_acc:.4f}  "
+              f"held-out {heldout}  ({time.time() - t0:.0f}s)", flush=True)
+        if (dev_acc + prose_acc) / 2 > best[0]:
+            best = ((dev_acc + prose_acc) / 2, copy.deepcopy(model.state_dict()), epoch)
+
+    if args.resume:
+        # Epoch 0 is the branch as resumed: fine-tuning that does not beat it on dev is not kept.
+        evaluate(0, float("nan"))
     for epoch in range(args.epochs):
         model.train()
         rng.shuffle(batches)
@@ -280,15 +319,7 @@ def main():
             opt.step()
             sched.step()
             total += loss.item() * len(ids)
-        dev_acc = accuracy(logits_of(model, dev_feats), dev_rows)
-        prose_acc = accuracy(logits_of(model, prose_dev_feats), prose_dev)
-        heldout = {k: round(accuracy(logits_of(model, f), held[k]), 4) for k, f in held_feats.items()}
-        print(f"[fourway] epoch {epoch + 1}: loss {total / len(train_rows):.4f}  caqa dev acc {dev_acc:.4f}  composed prose dev acc {prose_acc:.4f}  "
-              f"held-out {heldout}  ({time.time() - t0:.0f}s)", flush=True)
-        # The epoch kept is the best on the generated dev split and the composed-prose dev rows together
-        # (never the held-out ExpertQA file): the templated split alone rewards forgetting prose.
-        if (dev_acc + prose_acc) / 2 > best[0]:
-            best = ((dev_acc + prose_acc) / 2, copy.deepcopy(model.state_dict()), epoch + 1)
+        evaluate(epoch + 1, total / len(train_rows))
     model.load_state_dict(best[1])
     print(f"[fourway] kept epoch {best[2]}", flush=True)
     # Temperature on the generated dev split (one scalar, grid search as for the NLI head).
@@ -297,7 +328,7 @@ def main():
     temperature = train.fit_temperature(dev_logits, y)
     dev_acc = accuracy(dev_logits, dev_rows)
     torch.save(model.state_for_export(), out / "fourway.pt")
-    meta = {"branch": args.branch, "start_layer": model.start, "epochs": args.epochs, "kept_epoch": best[2], "lr": args.lr, "sources": sources,
+    meta = {"branch": args.branch, "start_layer": model.start, "epochs": args.epochs, "kept_epoch": best[2], "lr": args.lr, "resume": args.resume, "sources": sources,
             "caqa_dev_accuracy": dev_acc, "temperature": temperature, "init": str(args.init), "seconds": round(time.time() - t0)}
     (out / "fourway_meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     print(f"[fourway] caqa dev accuracy {dev_acc:.4f}, temperature {temperature}; wrote {out / 'fourway.pt'}", flush=True)

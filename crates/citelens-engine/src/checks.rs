@@ -94,6 +94,9 @@ pub struct CheckOutcome {
     /// Values of the claim the evidence neither states nor contradicts.
     pub unmatched: Vec<String>,
     pub conflicts: Vec<Conflict>,
+    /// Two of the claim's names that the cited passages both name, but only in passages nothing
+    /// links (`unlinked_names`).
+    pub unlinked: Option<(String, String)>,
 }
 
 impl CheckOutcome {
@@ -101,6 +104,61 @@ impl CheckOutcome {
     pub fn all_values_match(&self) -> bool {
         !self.matched.is_empty() && self.unmatched.is_empty() && self.conflicts.iter().all(|c| c.kind != CheckKind::Number && c.kind != CheckKind::Date)
     }
+}
+
+/// Two names of the claim that the cited passages name only apart: no passage names both, and no
+/// chain of passages sharing a name joins one's passages to the other's. "The contained place of
+/// Keith Moon's nationality is University of Reading" against a passage about Keith Moon's films
+/// and one about England, which includes the University of Reading: each name is there, the link
+/// between them (his nationality) is not, so the claim is at most partly supported, however fluent
+/// the model finds it. The sources speaking of the same thing share a name (the chain's bridge,
+/// "England"; the topic of two passages about one bridge); each passage's `title` counts as part of
+/// it. One passage, or a name no passage names, is left to the other checks.
+pub fn unlinked_names(claim: &str, passages: &[String]) -> Option<(String, String)> {
+    if passages.len() < 2 {
+        return None;
+    }
+    let mentions: Vec<Mentions> = passages.iter().map(|p| Mentions::new(p)).collect();
+    // Passages that share a name are one source of knowledge about it: join them (union-find).
+    let mut group: Vec<usize> = (0..passages.len()).collect();
+    fn root(group: &mut [usize], mut i: usize) -> usize {
+        while group[i] != i {
+            group[i] = group[group[i]];
+            i = group[i];
+        }
+        i
+    }
+    for (a, text) in passages.iter().enumerate() {
+        for e in entities::extract(text).iter().filter(|e| e.text.chars().any(char::is_alphabetic)) {
+            for (b, m) in mentions.iter().enumerate().filter(|(b, _)| *b != a) {
+                if m.mentions_all(&e.text) {
+                    let (ra, rb) = (root(&mut group, a), root(&mut group, b));
+                    group[ra] = rb;
+                }
+            }
+        }
+    }
+    let names: Vec<String> = entities::extract(claim)
+        .into_iter()
+        .map(|e| e.text.trim_end_matches("'s").trim_end_matches("\u{2019}s").to_string())
+        .filter(|t| t.chars().any(char::is_alphabetic) && !t.chars().any(|c| c.is_ascii_digit()))
+        .collect();
+    // The groups that name each of the claim's names the passages name at all.
+    let mut found: Vec<(&String, Vec<usize>)> = Vec::new();
+    for n in &names {
+        let groups: Vec<usize> = (0..passages.len()).filter(|&i| mentions[i].mentions(n)).map(|i| root(&mut group, i)).collect();
+        if !groups.is_empty() {
+            found.push((n, groups));
+        }
+    }
+    for (i, (a, ga)) in found.iter().enumerate() {
+        for (b, gb) in &found[i + 1..] {
+            if a != b && !ga.iter().any(|g| gb.contains(g)) {
+                return Some(((*a).clone(), (*b).clone()));
+            }
+        }
+    }
+    None
 }
 
 /// Probes per claim at most (each is one more model pair).
@@ -1175,6 +1233,38 @@ mod tests {
 
     fn ev(s: &[&str]) -> Vec<String> {
         s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn names_in_passages_nothing_links_are_unlinked() {
+        let claim = "The contained place of Keith Moon's nationality is University of Reading.";
+        let apart = ev(&["Keith Moon, English musician, acted in Tommy.", "England includes University of Reading. It is governed as a constitutional monarchy."]);
+        let (a, b) = unlinked_names(claim, &apart).expect("no passage joins Keith Moon to the University of Reading");
+        assert_eq!((a.as_str(), b.as_str()), ("Keith Moon", "University of Reading"));
+        // The bridge named in both passages links them, as in a chain the sources state whole.
+        let bridged = ev(&["Keith Moon holds the nationality of England.", "England includes University of Reading."]);
+        assert_eq!(unlinked_names(claim, &bridged), None);
+        // Through a third passage: Get Carter (1) - Morgan Creek (2) - …; Elie Samaha only in (3).
+        let claim = "Get Carter was produced by Elie Samaha.";
+        let three = ev(&["Get Carter is classed as action film.", "Get Carter was produced by Morgan Creek Productions.", "Elie Samaha holds the nationality of Lebanon."]);
+        assert!(unlinked_names(claim, &three).is_some());
+        let chained = ev(&["Get Carter is classed as action film.", "Get Carter was produced by Morgan Creek Productions.", "Morgan Creek Productions was run by Elie Samaha."]);
+        assert_eq!(unlinked_names(claim, &chained), None);
+    }
+
+    #[test]
+    fn one_passage_a_shared_topic_or_an_unnamed_name_is_no_unlinked_pair() {
+        let claim = "Rick Scott attended Southern Methodist University.";
+        assert_eq!(unlinked_names(claim, &ev(&["Rick Scott went to law school at Southern Methodist University."])), None);
+        // Two passages about one subject: the subject links them.
+        let topic = ev(&["Rick Scott was governor of Florida.", "Scott earned a law degree from Southern Methodist University."]);
+        assert_eq!(unlinked_names(claim, &topic), None);
+        // A title is part of its passage ("Southern Methodist University — Wikipedia").
+        let titled = ev(&["Rick Scott was governor of Florida.", "Southern Methodist University. Its alumni include Rick Scott."]);
+        assert_eq!(unlinked_names(claim, &titled), None);
+        // A name no passage gives is another check's business (a fact the evidence lacks).
+        let absent = ev(&["Rick Scott was governor of Florida.", "The university is in Dallas."]);
+        assert_eq!(unlinked_names(claim, &absent), None);
     }
 
     #[test]

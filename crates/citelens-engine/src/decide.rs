@@ -189,6 +189,19 @@ impl Decider for RuleDecider {
             }
             return decision(ClaimStatus::Contradicted, conf, reports);
         }
+        // Two of the claim's names each in the sources, but in passages nothing links: the link the
+        // claim states is not there, whatever the model reads into the passages side by side (a chain
+        // answer without its bridge). A clear entailment stands: prose may link them by a description
+        // the check cannot follow ("the bridge"). Reported on a claim found missing, it also keeps
+        // the four-way head from calling the sentence supported (`verify::doubts_support`).
+        let unlinked = f.checks.unlinked.as_ref().filter(|_| p.entailment < t.clear_entailment).map(|(a, b)| CheckReport {
+            kind: CheckKind::Name,
+            result: "absent".into(),
+            answer_says: format!("{a} … {b}"),
+            source_says: String::new(),
+            message: format!("the sources name {a} and {b}, but nothing in them links the two"),
+            probe_entailment: None,
+        });
         let values_ok = f.checks.all_values_match() && !unconfirmed_value;
         // A number or date of the claim the evidence gives otherwise is never supported.
         let value_conflict = f.checks.conflicts.iter().any(|c| matches!(c.kind, CheckKind::Number | CheckKind::Date));
@@ -212,6 +225,17 @@ impl Decider for RuleDecider {
             }
             if t.require_question_subject && status == ClaimStatus::Supported && !question::missing_subjects(f.claim, f.question, f.evidence).is_empty() {
                 status = ClaimStatus::PartiallySupported;
+            }
+            // Two of the claim's names each in the sources, but in passages nothing links: the link
+            // the claim states is not there, whatever the model reads into the passages side by side
+            // (a chain answer without its bridge). A clear entailment stands: prose may link them by
+            // a description the check cannot follow ("the bridge").
+            if status == ClaimStatus::Supported {
+                if let Some(link) = unlinked.clone() {
+                    let mut reports = reports;
+                    reports.push(link);
+                    return decision(ClaimStatus::Missing, 1.0 - p.entailment * 0.8, reports);
+                }
             }
             // The four-way head, reading this claim alone, says the evidence lacks part of it: an
             // entailment this weak, with no value of the claim matched, is the NLI head reading past
@@ -268,6 +292,8 @@ impl Decider for RuleDecider {
         }
         // Missing: how sure we are that the evidence does not state it.
         let confidence = if unconfirmed_polarity || p.contradiction >= t.contradiction { 0.4 } else { 1.0 - p.entailment.max(p.contradiction) * 0.8 };
+        let mut reports = reports;
+        reports.extend(unlinked);
         decision(ClaimStatus::Missing, confidence, reports)
     }
 }
@@ -359,6 +385,36 @@ mod tests {
         assert_eq!(missing(claim_reading, Some([0.01, 0.34, 0.65, 0.0])), ClaimStatus::Missing, "below the sentence bar");
         assert_eq!(missing(with_head(0.04, 0.62, [0.0, 0.14, 0.86, 0.0]), sentence_contradictory), ClaimStatus::Missing, "claim head below its bar");
         assert_eq!(missing(with_head(0.3, 0.45, [0.0, 0.04, 0.96, 0.0]), sentence_contradictory), ClaimStatus::Missing, "NLI head below `contradiction`");
+    }
+
+    #[test]
+    fn names_the_sources_never_link_keep_a_weak_entailment_from_support() {
+        let claim = "The producer of Jackie Cooper's film is Yoram Globus.";
+        let ev = "Jackie Cooper was born in Los Angeles. Superman IV counts Yoram Globus among its producers.";
+        let decide = |e: f32, unlinked: bool| {
+            let mut outcome = checks::check(claim, &[ev.to_string()]);
+            outcome.unlinked = unlinked.then(|| ("Jackie Cooper".to_string(), "Yoram Globus".to_string()));
+            let probes = vec![None; outcome.conflicts.len()];
+            RuleDecider { thresholds: Thresholds::default() }.decide(&ClaimFacts {
+                claim,
+                question: "",
+                probs: probs(e, 0.1),
+                evidence: &Mentions::new(ev),
+                checks: &outcome,
+                probes: &probes,
+                sentence_reading: None,
+            })
+        };
+        assert_eq!(decide(0.74, false).status, ClaimStatus::Supported, "without the check the weak entailment is support");
+        let d = decide(0.74, true);
+        assert_eq!(d.status, ClaimStatus::Missing);
+        assert!(d.checks.iter().any(|c| c.kind == CheckKind::Name && c.result == "absent" && c.message.contains("links")), "{:?}", d.checks);
+        // A claim missing for the model too carries the doubt (it keeps the four-way head from support).
+        assert!(decide(0.2, true).checks.iter().any(|c| c.result == "absent"));
+        // A clear entailment stands: prose links names by descriptions the check cannot follow.
+        let clear = decide(Thresholds::default().clear_entailment + 0.05, true);
+        assert_eq!(clear.status, ClaimStatus::Supported);
+        assert!(clear.checks.iter().all(|c| c.result != "absent"));
     }
 
     #[test]

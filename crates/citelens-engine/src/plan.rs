@@ -410,6 +410,16 @@ impl Plan {
             .then(|| join_passages(&premises));
         let cited_words = Mentions::new(&premises.join(" "));
         let premise_words: Vec<Mentions> = premises.iter().map(|p| Mentions::new(p)).collect();
+        // Each cited passage with its title, for whether the passages link a claim's names.
+        let titled: Vec<String> = w
+            .cited
+            .iter()
+            .zip(&premises)
+            .map(|(&ix, p)| match self.input.citations[ix].title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+                Some(t) => format!("{t}. {p}"),
+                None => p.clone(),
+            })
+            .collect();
         // Every cited evidence sentence, as the model reads it, for the typed checks.
         let mut check_sentences: Vec<(usize, usize)> = Vec::new(); // (source position, unit)
         for (pos, &ix) in w.cited.iter().enumerate() {
@@ -450,7 +460,8 @@ impl Plan {
                     units.push((pos, u, self.ask(&text, &claim.text)));
                 }
             }
-            let outcome = checks::check(&claim.text, &check_texts);
+            let mut outcome = checks::check(&claim.text, &check_texts);
+            outcome.unlinked = checks::unlinked_names(&claim.text, &titled);
             let mut probes = Vec::new();
             for c in &outcome.conflicts {
                 let (pos, unit) = check_sentences[c.sentence];

@@ -129,7 +129,8 @@ pub fn unlinked_names(claim: &str, passages: &[String]) -> Option<(String, Strin
         i
     }
     for (a, text) in passages.iter().enumerate() {
-        for e in entities::extract(text).iter().filter(|e| e.text.chars().any(char::is_alphabetic)) {
+        // Any shared name links, a title that is a number ("2046") included.
+        for e in entities::extract(text) {
             for (b, m) in mentions.iter().enumerate().filter(|(b, _)| *b != a) {
                 if m.mentions_all(&e.text) {
                     let (ra, rb) = (root(&mut group, a), root(&mut group, b));
@@ -1261,6 +1262,10 @@ mod tests {
         assert_eq!(unlinked_names(claim, &topic), None);
         // A title is part of its passage ("Southern Methodist University — Wikipedia").
         let titled = ev(&["Rick Scott was governor of Florida.", "Southern Methodist University. Its alumni include Rick Scott."]);
+        assert_eq!(unlinked_names(claim, &titled), None);
+        // A title that is a number links the passages about it.
+        let claim = "2046 is a production of Hong Kong and counts Wong Kar-wai among its producers.";
+        let titled = ev(&["2046 was produced in Hong Kong.", "2046 was released in United States of America. 2046 was produced by Wong Kar-wai."]);
         assert_eq!(unlinked_names(claim, &titled), None);
         // A name no passage gives is another check's business (a fact the evidence lacks).
         let absent = ev(&["Rick Scott was governor of Florida.", "The university is in Dallas."]);

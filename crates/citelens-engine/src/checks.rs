@@ -139,11 +139,18 @@ pub fn unlinked_names(claim: &str, passages: &[String]) -> Option<(String, Strin
             }
         }
     }
-    let names: Vec<String> = entities::extract(claim)
+    let mut names: Vec<String> = entities::extract(claim)
         .into_iter()
         .map(|e| e.text.trim_end_matches("'s").trim_end_matches("\u{2019}s").to_string())
         .filter(|t| t.chars().any(char::is_alphabetic) && !t.chars().any(|c| c.is_ascii_digit()))
         .collect();
+    names.dedup();
+    // A claim relates a subject to one or two other names; one naming more is a list ("sources such
+    // as the NIH, the CDC, the American Lung Association …"), each name a fact the sources may give
+    // apart.
+    if names.len() > MAX_LINKED_NAMES {
+        return None;
+    }
     // The groups that name each of the claim's names the passages name at all.
     let mut found: Vec<(&String, Vec<usize>)> = Vec::new();
     for n in &names {
@@ -154,12 +161,23 @@ pub fn unlinked_names(claim: &str, passages: &[String]) -> Option<(String, Strin
     }
     for (i, (a, ga)) in found.iter().enumerate() {
         for (b, gb) in &found[i + 1..] {
-            if a != b && !ga.iter().any(|g| gb.contains(g)) {
+            if a != b && !is_acronym_of(a, b) && !is_acronym_of(b, a) && !ga.iter().any(|g| gb.contains(g)) {
                 return Some(((*a).clone(), (*b).clone()));
             }
         }
     }
     None
+}
+
+/// Names a claim may have for `unlinked_names` to read it as relating them (a subject, the name it
+/// says something of, and a chain's middle name at most).
+const MAX_LINKED_NAMES: usize = 3;
+
+/// "AMOC" for "Atlantic Meridional Overturning Circulation": one thing under two names, which need
+/// no link.
+fn is_acronym_of(short: &str, long: &str) -> bool {
+    let initials: String = long.split_whitespace().filter_map(|w| w.chars().next()).filter(|c| c.is_uppercase()).collect();
+    short.len() >= 2 && short.chars().all(|c| c.is_ascii_uppercase() || c == '.') && initials == short.replace('.', "")
 }
 
 /// Probes per claim at most (each is one more model pair).
@@ -1267,6 +1285,12 @@ mod tests {
         let claim = "2046 is a production of Hong Kong and counts Wong Kar-wai among its producers.";
         let titled = ev(&["2046 was produced in Hong Kong.", "2046 was released in United States of America. 2046 was produced by Wong Kar-wai."]);
         assert_eq!(unlinked_names(claim, &titled), None);
+        // Two names of one thing, and a list of names, need no link.
+        let amoc = ev(&["The AMOC moves warm water north.", "Atlantic Meridional Overturning Circulation is a system of currents."]);
+        assert_eq!(unlinked_names("AMOC stands for Atlantic Meridional Overturning Circulation.", &amoc), None);
+        let list = "Sources include the National Institutes of Health (NIH), the Centers for Disease Control (CDC) and the Mayo Clinic.";
+        let one_each = ev(&["The NIH funds asthma research.", "The CDC tracks asthma.", "The Mayo Clinic treats asthma."]);
+        assert_eq!(unlinked_names(list, &one_each), None);
         // A name no passage gives is another check's business (a fact the evidence lacks).
         let absent = ev(&["Rick Scott was governor of Florida.", "The university is in Dallas."]);
         assert_eq!(unlinked_names(claim, &absent), None);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The four-way head on the shipped NLI encoder, end to end, in one command:
-#   bash training/fourway.sh
+#   bash training/fourway.sh            (RESUME=1: fine-tune the shipped branch instead)
 # 1. generate CAQA-style train and dev splits from FB15k-237 (citelens generate caqa);
 # 2. turn them, and ExpertQA's judged claims, into the engine's whole-sentence pairs (citelens pairs);
 # 3. train the branch (training/fourway.py; the encoder below it and the NLI head stay frozen);
@@ -33,8 +33,15 @@ stamp "pairs ready"
 # head (training/evidence.sh) is kept as it is.
 SHIPPED="${SHIPPED_ONNX:-models/citelens-nli-minilm/model.onnx}"
 mkdir -p "$OUT/shipped"
-python3 training/from_onnx.py --onnx "$SHIPPED" --out "$OUT/shipped/model.pt" --evidence-out "$OUT/shipped/evidence"
-python3 training/fourway.py --pairs "$OUT/pairs" --init "$OUT/shipped/model.pt" --data "$DATA" --out "$OUT" --epochs 4 --branch 2
+python3 training/from_onnx.py --onnx "$SHIPPED" --out "$OUT/shipped/model.pt" --evidence-out "$OUT/shipped/evidence" --fourway-out "$OUT/shipped/fourway"
+if [ -n "${RESUME:-}" ]; then
+  # RESUME=1: fine-tune the shipped four-way branch (2 epochs, lr 3e-5) instead of training a new one
+  # from the NLI encoder's top layers (MODEL.md, issue 12's ninth session: measured, not shipped).
+  python3 training/fourway.py --pairs "$OUT/pairs" --init "$OUT/shipped/model.pt" --data "$DATA" --out "$OUT" --epochs 2 --lr 3e-5 --branch 2 \
+    --resume "$OUT/shipped/fourway/fourway.pt"
+else
+  python3 training/fourway.py --pairs "$OUT/pairs" --init "$OUT/shipped/model.pt" --data "$DATA" --out "$OUT" --epochs 4 --branch 2
+fi
 stamp "branch trained"
 
 # The NLI fixtures stay as they are: the NLI head's weights do not change.

@@ -1207,11 +1207,7 @@ fn names(claim: &str, sentence: &str, si: usize, all: &Mentions) -> Vec<Conflict
     for (ci, c) in claim_names.iter().enumerate() {
         let person = crate::claims::is_person_like(&c.text, claim, c.start);
         // "US" for "United States": an acronym of a name the evidence gives is that name.
-        let acronym = c.text.len() >= 2 && c.text.chars().all(|ch| ch.is_ascii_uppercase() || ch == '.') && ev.iter().any(|e| {
-            let initials: String = e.text.split_whitespace().filter_map(|w| w.chars().next()).filter(|ch| ch.is_uppercase()).collect();
-            initials == c.text.replace('.', "")
-        });
-        if acronym {
+        if ev.iter().any(|e| is_acronym_of(&c.text, &e.text)) {
             continue;
         }
         if c.text.chars().any(|ch| ch.is_ascii_digit()) || all.mentions_all(&c.text) || (person && all.mentions(&c.text)) {

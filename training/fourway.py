@@ -78,34 +78,25 @@ class FourWay(nn.Module):
             x = layer(x, bias)
         return self.classifier(self.drop(torch.tanh(self.pooler(x[:, 0]))))
 
+    def branch_modules(self):
+        """The branch's modules under the names the ONNX builder reads (`<prefix>.layers.<i>`,
+        `<prefix>.pooler`, `<prefix>.classifier`; `four.` for this head)."""
+        yield from ((f"{self.prefix}.layers.{self.start + i}", layer) for i, layer in enumerate(self.layers))
+        yield f"{self.prefix}.pooler", self.pooler
+        yield f"{self.prefix}.classifier", self.classifier
+
     def load_branch(self, state):
-        """The inverse of `state_for_export`: a branch saved under `<prefix>.` names, checked whole."""
-        p = self.prefix + "."
-        want = {}
-        for i, layer in enumerate(self.layers):
-            want.update({f"{p}layers.{self.start + i}.{k}": (layer, k) for k in layer.state_dict()})
-        want.update({f"{p}pooler.{k}": (self.pooler, k) for k in self.pooler.state_dict()})
-        want.update({f"{p}classifier.{k}": (self.classifier, k) for k in self.classifier.state_dict()})
-        missing = sorted(set(want) - set(state))
-        if missing:
-            raise SystemExit(f"--resume: the branch lacks {missing[:3]} (is --branch {len(self.layers)} its depth?)")
-        by_module = {}
-        for name, (module, k) in want.items():
-            by_module.setdefault(id(module), (module, {}))[1][k] = state[name]
-        for module, sd in by_module.values():
+        """The inverse of `state_for_export`: a branch saved under its exported names, checked whole."""
+        for name, module in self.branch_modules():
+            sd = {k[len(name) + 1:]: v for k, v in state.items() if k.startswith(name + ".")}
+            missing = sorted(set(module.state_dict()) - set(sd))
+            if missing:
+                raise SystemExit(f"--resume: the branch lacks {name}.{missing[0]} (is --branch {len(self.layers)} its depth?)")
             module.load_state_dict(sd)
 
     def state_for_export(self):
-        """The branch under `<prefix>.` names (`four.` for this head) the ONNX builder reads."""
-        out = {}
-        for i, layer in enumerate(self.layers):
-            for k, v in layer.state_dict().items():
-                out[f"{self.prefix}.layers.{self.start + i}.{k}"] = v.cpu()
-        for k, v in self.pooler.state_dict().items():
-            out[f"{self.prefix}.pooler.{k}"] = v.cpu()
-        for k, v in self.classifier.state_dict().items():
-            out[f"{self.prefix}.classifier.{k}"] = v.cpu()
-        return out
+        """The branch under its exported names (`branch_modules`)."""
+        return {f"{name}.{k}": v.cpu() for name, module in self.branch_modules() for k, v in module.state_dict().items()}
 
 
 def set_loss(logits, allowed_mask):

@@ -226,10 +226,7 @@ impl Decider for RuleDecider {
             if t.require_question_subject && status == ClaimStatus::Supported && !question::missing_subjects(f.claim, f.question, f.evidence).is_empty() {
                 status = ClaimStatus::PartiallySupported;
             }
-            // Two of the claim's names each in the sources, but in passages nothing links: the link
-            // the claim states is not there, whatever the model reads into the passages side by side
-            // (a chain answer without its bridge). A clear entailment stands: prose may link them by
-            // a description the check cannot follow ("the bridge").
+            // Names the sources never link (`unlinked`, above): the link the claim states is not there.
             if status == ClaimStatus::Supported {
                 if let Some(link) = unlinked.clone() {
                     let mut reports = reports;

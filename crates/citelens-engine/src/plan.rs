@@ -420,6 +420,7 @@ impl Plan {
                 None => p.clone(),
             })
             .collect();
+        let links = checks::PassageLinks::new(&titled);
         // Every cited evidence sentence, as the model reads it, for the typed checks.
         let mut check_sentences: Vec<(usize, usize)> = Vec::new(); // (source position, unit)
         for (pos, &ix) in w.cited.iter().enumerate() {
@@ -461,7 +462,7 @@ impl Plan {
                 }
             }
             let mut outcome = checks::check(&claim.text, &check_texts);
-            outcome.unlinked = checks::unlinked_names(&claim.text, &titled);
+            outcome.unlinked = links.unlinked(&claim.text);
             let mut probes = Vec::new();
             for c in &outcome.conflicts {
                 let (pos, unit) = check_sentences[c.sentence];

@@ -5,9 +5,12 @@
 //! The chosen sentences then stand in for the document: the rest of the engine reads them as it
 //! reads a cited passage.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+use bm25::Tokenizer;
 
 use crate::report::Probs;
+use crate::retrieve::StemmedWords;
 use crate::thresholds::Thresholds;
 
 /// Sentences per claim and document that BM25 hands to the model. A model pass per candidate is the
@@ -88,6 +91,103 @@ pub fn choose(pos: usize, candidates: &[(usize, Probs)], joint: Option<(&[usize]
     not_found(&|_, p| p.entailment)
 }
 
+/// A document's words weighted by how rare they are among its sentences (BM25's inverse document
+/// frequency, over the same stemmed content words): built once per document, asked per claim.
+pub struct Coverage {
+    words: StemmedWords,
+    sentences_with: HashMap<String, usize>,
+    sentences: usize,
+}
+
+impl Coverage {
+    pub fn new(sentences: &[&str]) -> Coverage {
+        let words = StemmedWords::default();
+        let mut sentences_with: HashMap<String, usize> = HashMap::new();
+        for s in sentences {
+            for w in words.tokenize(s).into_iter().collect::<HashSet<_>>() {
+                *sentences_with.entry(w).or_default() += 1;
+            }
+        }
+        Coverage { words, sentences_with, sentences: sentences.len() }
+    }
+
+    fn weight(&self, term: &str) -> f32 {
+        let n = self.sentences as f32;
+        let df = self.sentences_with.get(term).copied().unwrap_or(0) as f32;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    /// The claim's terms with their weights, and which of them each candidate names.
+    pub fn claim_terms(&self, claim: &str, candidates: &[&str]) -> ClaimTerms {
+        let mut terms: Vec<String> = self.words.tokenize(claim);
+        terms.sort();
+        terms.dedup();
+        // Only names and numbers pin a part of the claim down: a sentence naming the claim's other
+        // common words (a trial's comparator, "placebo") is seldom evidence of another part.
+        let pinning: HashSet<String> = crate::entities::extract(claim)
+            .iter()
+            .flat_map(|e| self.words.tokenize(&e.text))
+            .chain(terms.iter().filter(|w| w.chars().any(|c| c.is_ascii_digit())).cloned())
+            .collect();
+        let weights = terms.iter().map(|t| if pinning.contains(t) { self.weight(t) } else { 0.0 }).collect();
+        let named = candidates
+            .iter()
+            .map(|c| {
+                let words: HashSet<String> = self.words.tokenize(c).into_iter().collect();
+                (0..terms.len()).filter(|&i| words.contains(&terms[i])).collect()
+            })
+            .collect();
+        let total = terms.iter().map(|t| self.weight(t)).sum();
+        ClaimTerms { weights, total, named }
+    }
+}
+
+/// A claim's terms and, per candidate in BM25's order, the terms it names.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClaimTerms {
+    /// Per term: its weight when it belongs to a name or number of the claim, else 0.
+    pub weights: Vec<f32>,
+    /// The weight of all the claim's terms.
+    pub total: f32,
+    pub named: Vec<Vec<usize>>,
+}
+
+/// Completes found evidence with the candidates that name what the chosen sentences do not: a
+/// compound claim ("married in December 2012, and their son, Bear, was born the next year") has
+/// its parts in different sentences, and the model's choice, reading each sentence against the
+/// whole claim, favours one part. A candidate is added, the one naming most of the claim's
+/// uncovered names and numbers (by weight) first, while that is at least `evidence_cover_gain` of
+/// the whole claim's weight and the evidence head (when the model has one) rates it at
+/// `evidence_cover_head`, up to `evidence_cover_max` sentences.
+pub fn complete(found: &mut ClaimEvidence, candidates: &[(usize, Probs)], terms: &ClaimTerms, t: &Thresholds) {
+    let total = terms.total;
+    if !found.found || total <= 0.0 || terms.named.len() != candidates.len() {
+        return;
+    }
+    let mut covered = vec![false; terms.weights.len()];
+    let cover = |i: usize, covered: &mut [bool]| terms.named[i].iter().for_each(|&w| covered[w] = true);
+    for (u, _) in &found.units {
+        if let Some(i) = candidates.iter().position(|c| c.0 == *u) {
+            cover(i, &mut covered);
+        }
+    }
+    while found.units.len() < t.evidence_cover_max {
+        let gain = |i: usize| terms.named[i].iter().filter(|&&w| !covered[w]).map(|&w| terms.weights[w]).sum::<f32>();
+        let best = (0..candidates.len())
+            .filter(|&i| !found.units.iter().any(|u| u.0 == candidates[i].0))
+            .filter(|&i| candidates[i].1.evidence.is_none_or(|e| e >= t.evidence_cover_head))
+            .map(|i| (i, gain(i)))
+            .fold(None, |best: Option<(usize, f32)>, x| if best.is_none_or(|b| x.1 > b.1) { Some(x) } else { best });
+        match best {
+            Some((i, g)) if g / total >= t.evidence_cover_gain => {
+                cover(i, &mut covered);
+                found.units.push(candidates[i]);
+            }
+            _ => break,
+        }
+    }
+}
+
 /// The evidence chosen for a plan's claims (round one of a verification with documents), read by
 /// the second plan: per (sentence, claim), one entry per cited document.
 #[derive(Debug, Clone, Default)]
@@ -165,6 +265,54 @@ mod tests {
         let got = choose(0, &none, None, &Thresholds::default());
         assert!(!got.found);
         assert_eq!(got.units[0].0, 6, "the nearest by the head");
+    }
+
+    #[test]
+    fn a_compound_claims_other_part_is_added_from_the_candidates() {
+        let doc = [
+            "Kate Winslet explained her son's name: Bear Blaze Winslet, whom she welcomed in December 2013.",
+            "Winslet wed Rocknroll, the nephew of Richard Branson, in December 2012.",
+            "The actress has won an Academy Award.",
+            "Rocknroll works for Virgin Galactic.",
+            "The couple keeps a house in Sussex.",
+        ];
+        let claim = "Winslet and Rocknroll married in New York in December 2012, and their son, Bear, was born the next year.";
+        let coverage = Coverage::new(&doc);
+        // BM25's order: the wedding first.
+        let order = [1usize, 0, 3, 4, 2];
+        let terms = coverage.claim_terms(claim, &order.iter().map(|&u| doc[u]).collect::<Vec<_>>());
+        let with = |ev: f32| Probs { evidence: Some(ev), ..p(0.4, 0.1) };
+        let candidates: Vec<(usize, Probs)> = order.iter().map(|&u| (u, with(if u == 2 { 0.05 } else { 0.5 }))).collect();
+        let t = Thresholds::default();
+        let mut found = ClaimEvidence { pos: 0, units: vec![candidates[0]], found: true };
+        complete(&mut found, &candidates, &terms, &t);
+        let units: Vec<usize> = found.units.iter().map(|u| u.0).collect();
+        assert_eq!(units[..2], [1, 0], "the son's sentence (Bear, Winslet) comes next: {units:?}");
+        assert!(units.len() <= t.evidence_cover_max);
+        assert!(!units.contains(&2), "a sentence naming none of the claim's names adds nothing: {units:?}");
+        // The head's bar, the gain's bar, and not-found evidence are each left alone.
+        let low_head: Vec<(usize, Probs)> = candidates.iter().map(|&(u, _)| (u, with(if u == 1 { 0.9 } else { 0.1 }))).collect();
+        let mut alone = ClaimEvidence { pos: 0, units: vec![low_head[0]], found: true };
+        complete(&mut alone, &low_head, &terms, &t);
+        assert_eq!(alone.units.len(), 1, "the head rates the others below evidence_cover_head");
+        let mut strict = ClaimEvidence { pos: 0, units: vec![candidates[0]], found: true };
+        complete(&mut strict, &candidates, &terms, &Thresholds { evidence_cover_gain: 1.01, ..t });
+        assert_eq!(strict.units.len(), 1, "a gain above 1 turns completion off");
+        let mut nothing = ClaimEvidence { pos: 0, units: vec![candidates[0]], found: false };
+        complete(&mut nothing, &candidates, &terms, &t);
+        assert_eq!(nothing.units.len(), 1, "nearest sentences of a claim not found stay as they are");
+    }
+
+    #[test]
+    fn only_names_and_numbers_of_the_claim_weigh() {
+        let doc = ["Metformin lowered HbA1c in 2019.", "Patients received placebo tablets daily.", "Placebo was given to 400 patients."];
+        let terms = Coverage::new(&doc).claim_terms("Metformin significantly lowered HbA1c compared with placebo in 400 patients.", &doc);
+        assert!(terms.total > 0.0);
+        // The second sentence names only common words of the claim ("placebo", "patients").
+        let gain = |i: usize| terms.named[i].iter().map(|&w| terms.weights[w]).sum::<f32>();
+        assert_eq!(gain(1), 0.0);
+        assert!(gain(2) > 0.0, "400 is a number of the claim");
+        assert!(gain(0) > gain(2), "Metformin and HbA1c are names of the claim");
     }
 
     #[test]

@@ -97,6 +97,8 @@ pub struct DocCandidates {
     pub units: Vec<(usize, PairId)>,
     /// The top candidates read together (document order).
     pub joint: Option<(Vec<usize>, PairId)>,
+    /// The claim's terms and which of them each candidate names (`evidence::complete`).
+    pub terms: evidence::ClaimTerms,
 }
 
 pub struct ClaimPlan {
@@ -158,6 +160,8 @@ pub struct Plan {
     prescored: Vec<Option<Probs>>,
     /// Round one's pairs this plan does not list (candidates not chosen): the model read them too.
     read_in_round_one: usize,
+    /// Round one: each cited document's term weights, by source index (built on first use).
+    coverage: HashMap<usize, evidence::Coverage>,
 }
 
 /// Where a verification with long documents stands (see `evidence`).
@@ -305,6 +309,7 @@ impl Plan {
             index: HashMap::new(),
             prescored: Vec::new(),
             read_in_round_one: 0,
+            coverage: HashMap::new(),
         };
         let mut discourse = Discourse::from_question(&plan.question);
         for (si, mut w) in sentences.into_iter().enumerate() {
@@ -376,7 +381,10 @@ impl Plan {
                         let premise = join_passages(&top.iter().map(|&u| self.sources[ix].units[u].resolved.clone()).collect::<Vec<_>>());
                         (top.clone(), self.ask(&premise, &claim.text))
                     });
-                    candidates.push(DocCandidates { pos, units, joint });
+                    let units_of_source = &self.sources[ix].units;
+                    let coverage = self.coverage.entry(ix).or_insert_with(|| evidence::Coverage::new(&units_of_source.iter().map(|u| u.resolved.as_str()).collect::<Vec<_>>()));
+                    let terms = coverage.claim_terms(&claim.text, &hits.iter().map(|&u| units_of_source[u].resolved.as_str()).collect::<Vec<_>>());
+                    candidates.push(DocCandidates { pos, units, joint, terms });
                 }
                 w.claims.push(ClaimPlan {
                     claim,
@@ -559,7 +567,9 @@ impl Plan {
                     .iter()
                     .map(|d| {
                         let scored: Vec<(usize, Probs)> = d.units.iter().map(|&(u, pair)| (u, scores.get(pair))).collect();
-                        evidence::choose(d.pos, &scored, d.joint.as_ref().map(|(units, pair)| (units.as_slice(), scores.get(*pair))), t)
+                        let mut found = evidence::choose(d.pos, &scored, d.joint.as_ref().map(|(units, pair)| (units.as_slice(), scores.get(*pair))), t);
+                        evidence::complete(&mut found, &scored, &d.terms, t);
+                        found
                     })
                     .collect();
                 chosen.claims.insert((si, ci), per_document);

@@ -157,8 +157,9 @@ pub struct ClaimTerms {
 /// its parts in different sentences, and the model's choice, reading each sentence against the
 /// whole claim, favours one part. A candidate is added, the one naming most of the claim's
 /// uncovered names and numbers (by weight) first, while that is at least `evidence_cover_gain` of
-/// the whole claim's weight and the evidence head (when the model has one) rates it at
-/// `evidence_cover_head`, up to `evidence_cover_max` sentences.
+/// the whole claim's weight and the evidence head rates it at `evidence_cover_head`, up to
+/// `evidence_cover_max` sentences. Without the head nothing is added: with no bar, completion had
+/// the model entail most flipped Evidence Inference claims (README, "Long documents").
 pub fn complete(found: &mut ClaimEvidence, candidates: &[(usize, Probs)], terms: &ClaimTerms, t: &Thresholds) {
     let total = terms.total;
     if !found.found || total <= 0.0 || terms.named.len() != candidates.len() {
@@ -175,7 +176,7 @@ pub fn complete(found: &mut ClaimEvidence, candidates: &[(usize, Probs)], terms:
         let gain = |i: usize| terms.named[i].iter().filter(|&&w| !covered[w]).map(|&w| terms.weights[w]).sum::<f32>();
         let best = (0..candidates.len())
             .filter(|&i| !found.units.iter().any(|u| u.0 == candidates[i].0))
-            .filter(|&i| candidates[i].1.evidence.is_none_or(|e| e >= t.evidence_cover_head))
+            .filter(|&i| candidates[i].1.evidence.is_some_and(|e| e >= t.evidence_cover_head))
             .map(|i| (i, gain(i)))
             .fold(None, |best: Option<(usize, f32)>, x| if best.is_none_or(|b| x.1 > b.1) { Some(x) } else { best });
         match best {
@@ -298,6 +299,10 @@ mod tests {
         let mut strict = ClaimEvidence { pos: 0, units: vec![candidates[0]], found: true };
         complete(&mut strict, &candidates, &terms, &Thresholds { evidence_cover_gain: 1.01, ..t });
         assert_eq!(strict.units.len(), 1, "a gain above 1 turns completion off");
+        let headless: Vec<(usize, Probs)> = order.iter().map(|&u| (u, p(0.4, 0.1))).collect();
+        let mut without_head = ClaimEvidence { pos: 0, units: vec![headless[0]], found: true };
+        complete(&mut without_head, &headless, &terms, &t);
+        assert_eq!(without_head.units.len(), 1, "a model without the evidence head adds nothing");
         let mut nothing = ClaimEvidence { pos: 0, units: vec![candidates[0]], found: false };
         complete(&mut nothing, &candidates, &terms, &t);
         assert_eq!(nothing.units.len(), 1, "nearest sentences of a claim not found stay as they are");

@@ -412,6 +412,13 @@ export class CiteLensElement extends HTMLElement {
       if (run === this._run) this.showStatus(`citelens: ${e.message}`, true);
     }
   }
+  /** Shows a report computed elsewhere (the extension's side panel): no model is loaded. */
+  showReport(input, report) {
+    this._run += 1; // a verification still running for an earlier input no longer paints
+    this._input = input;
+    this._report = report;
+    this.render(input, report, false);
+  }
   render(input, report, partial) {
     const head = document.createElement("div");
     head.append(badge(report.overall.category, report.overall.confidence, "verdict", report.overall.uncertain));

@@ -32,7 +32,8 @@ export function documentKind(file) {
   return null;
 }
 
-function bounded(text) {
+/** `{text, cut, chars}`: the text cut at MAX_DOCUMENT_CHARS code points. */
+export function bounded(text) {
   // Code points, as the engine counts characters.
   const chars = Array.from(text);
   const cut = chars.length > MAX_DOCUMENT_CHARS;

@@ -69,7 +69,8 @@ export async function loadVerifier(modelBase, onProgress = () => {}) {
   const tokenizer = await fetchWithProgress(new URL(config.tokenizer_file || "tokenizer.json", modelBase), () => {});
   const modelUrl = new URL(config.model_file || "model.onnx", modelBase);
   const cacheKey = `${modelUrl.href}?sha256=${want || "none"}`;
-  const cache = await openCache();
+  // Cache Storage takes http(s) URLs only; a packaged model (an extension's file) is local anyway.
+  const cache = /^https?:$/.test(modelUrl.protocol) ? await openCache() : null;
   let onnx = null;
   let cached = false;
   if (cache && want) {

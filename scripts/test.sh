@@ -25,3 +25,7 @@ test -f dist/index.html && test -f dist/citelens/pkg/citelens_wasm_bg.wasm
 echo "== browser tests (headless Chromium, Playwright): screenshots in target/browser-artifacts/"
 test -x target/debug/citelens   # the native engine, for comparing reports (built by cargo test for the CLI tests)
 node --test --test-concurrency=1 tests/browser/ 2>&1
+
+echo "== browser extension (scripts/build-extension.sh; headless Chromium with the unpacked extension)"
+bash scripts/build-extension.sh 2>&1
+node --test --test-concurrency=1 tests/extension/ 2>&1

@@ -94,12 +94,16 @@
       }
     };
     const lastIsSpace = () => text.length === 0 || /\s$/.test(text);
+    /** A marker follows its text directly: "Paris.[1]", not "Paris. [1]". */
+    const dropTrailingSpace = () => {
+      if (text.endsWith(" ")) {
+        text = text.slice(0, -1);
+        map.pop();
+      }
+    };
     const breakLine = () => {
       if (text.length && !text.endsWith("\n")) {
-        if (text.endsWith(" ")) {
-          text = text.slice(0, -1);
-          map.pop();
-        }
+        dropTrailingSpace();
         pushSynthetic("\n");
       }
     };
@@ -156,10 +160,7 @@
           pushText(n, from, to);
         } else if (n.nodeType === Node.ELEMENT_NODE) {
           if (isMarker(n)) {
-            if (text.endsWith(" ")) {
-              text = text.slice(0, -1);
-              map.pop();
-            }
+            dropTrailingSpace();
             marker(sourceOf(n), n.textContent);
             continue;
           }
@@ -170,6 +171,7 @@
           if (linksAreSources && n.tagName === "A" && n.hasAttribute("href")) {
             const label = (n.textContent || "").trim();
             if (/^\[?\d{1,3}\]?$/.test(label)) {
+              dropTrailingSpace();
               marker(n.getAttribute("href"), label); // a numbered marker: its number is not answer text
               continue;
             }

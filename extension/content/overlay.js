@@ -22,7 +22,7 @@
     host.setAttribute("data-citelens-badge", kind);
     host.setAttribute("aria-label", label);
     host.setAttribute("role", "note");
-    host.style.cssText = "all: initial; position: absolute; z-index: 2147483646; pointer-events: auto;";
+    host.style.cssText = "all: initial; display: inline-block; pointer-events: auto;";
     const root = host.attachShadow({ mode: "closed" });
     const style = document.createElement("style");
     style.textContent = BADGE_STYLE;

@@ -1,0 +1,210 @@
+// The extension in Debian's Chromium (headless, new mode) with the unpacked build loaded: every site
+// adapter on its fixture page, streaming, re-rendering, the side panel, selection mode and hostile
+// content. The model is real (the shipped one, in the offscreen document); the verdicts asserted are
+// the ones the fixtures' sources make plain.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startSites } from "./server.mjs";
+import { launchWithExtension, waitForOverlay, overlayState, tabIdOf } from "./launch.mjs";
+
+let sites;
+let browser;
+
+before(async () => {
+  sites = await startSites();
+  browser = await launchWithExtension();
+});
+after(async () => {
+  await browser?.close();
+  sites?.close();
+});
+
+async function tabState(page) {
+  const tabId = await tabIdOf(browser.worker, page);
+  const key = `tab:${tabId}`;
+  return { tabId, state: (await browser.worker.evaluate((k) => chrome.storage.session.get(k), key))[key] };
+}
+
+const ADAPTERS = [
+  ["perplexity", "www.perplexity.ai", "/search/eiffel-and-apollo?step=40"],
+  ["google-ai-overview", "www.google.com", "/search?q=eiffel+tower+apollo+11"],
+  ["google-ai-mode", "www.google.com", "/search?udm=50&q=eiffel+tower+apollo+11"],
+  ["bing-copilot", "www.bing.com", "/copilotsearch?q=eiffel+tower+apollo+11"],
+  ["chatgpt", "chatgpt.com", "/c/6790-eiffel"],
+  ["brave", "search.brave.com", "/search?q=eiffel+tower+apollo+11&summary=1"],
+  ["kagi", "kagi.com", "/search?q=eiffel+tower+apollo+11%3F"],
+];
+
+for (const [id, host, where] of ADAPTERS) {
+  test(`adapter ${id}: highlights, badges and the sources it read`, async () => {
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(sites.url(host, where));
+      await waitForOverlay(page);
+      const { highlights, badges } = await overlayState(page);
+      const { state } = await tabState(page);
+      const answers = Object.values(state.answers);
+      assert.equal(answers.length, 1, "one answer, verified once");
+      const a = answers[0];
+      assert.equal(a.adapter.id, id);
+      assert.equal(a.status, "done");
+      // The answer as the engine read it: four sentences, markers in place of the site's citation UI.
+      assert.match(a.answer, /^The Eiffel Tower stands on the Champ de Mars in Paris\.\[1\] The tower is 500 metres tall\.\[1\]\s+Apollo 11 landed on the Moon on July 20, 1969\.\[2\]\s+The Louvre is the most visited museum in the world\.\[3\]$/);
+      // Redirects unwrapped, tracking dropped: the cited pages' own URLs.
+      assert.deepEqual(a.citations.map((c) => c.url), [sites.cited.C1, sites.cited.C2, sites.cited.C3]);
+      if (id === "google-ai-overview") assert.equal(a.citations[0].hint, "Champ de Mars");
+      // What the page shows: the stated sentence supported, the false height not, the unreadable source said.
+      assert.ok(highlights["citelens-supported"]?.some((t) => t.startsWith("The Eiffel Tower stands on the Champ de Mars in Paris")), JSON.stringify(highlights));
+      assert.ok(highlights["citelens-supported"].some((t) => t.startsWith("Apollo 11 landed on the Moon")));
+      const notSupported = [...(highlights["citelens-contradicted"] || []), ...(highlights["citelens-missing"] || [])];
+      assert.ok(notSupported.some((t) => /500 metres/.test(t)), JSON.stringify(highlights));
+      assert.ok(!(highlights["citelens-supported"] || []).some((t) => /500 metres/.test(t)), "a false figure is never painted supported");
+      for (const list of Object.values(highlights)) for (const t of list) assert.ok(!/\[\d\]/.test(t), `highlights are the page's own text, not our markers: ${t}`);
+      const sentenceBadges = badges.filter((b) => b.kind === "sentence");
+      assert.equal(sentenceBadges.length, 4);
+      assert.match(sentenceBadges[0].label, /supported/);
+      assert.doesNotMatch(sentenceBadges[1].label, /: supported/);
+      assert.match(sentenceBadges[3].label, /could not be read/);
+      assert.ok(badges.some((b) => b.kind === "citation" && /source 3 could not be read: .*does not let other sites read it/.test(b.label)));
+      assert.ok(badges.every((b) => b.shadow), "badges' shadow roots are closed");
+      assert.equal(a.sources.find((s) => s.id === "3").reason, "no_permission");
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+test("streaming: the answer is verified once, when finished, in full", async () => {
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(sites.url("www.perplexity.ai", "/search/streaming?step=300"));
+    // While it streams nothing is sent.
+    await page.waitForSelector("#answer p");
+    assert.equal(await page.locator("button[aria-label='Copy']").count(), 0);
+    const early = await tabState(page);
+    assert.equal(Object.keys(early.state?.answers || {}).length, 0, "nothing verified before the answer finished");
+    await waitForOverlay(page);
+    const { state } = await tabState(page);
+    const answers = Object.values(state.answers);
+    assert.equal(answers.length, 1);
+    assert.match(answers[0].answer, /The Louvre is the most visited museum in the world\.\[3\]$/);
+    assert.doesNotMatch(answers[0].answer, /▍/);
+  } finally {
+    await page.close();
+  }
+});
+
+test("a page that re-renders the answer keeps its highlights, on the new nodes, without verifying again", async () => {
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(sites.url("chatgpt.com", "/c/rerender"));
+    await waitForOverlay(page);
+    const before = await overlayState(page);
+    await page.evaluate(() => window.rerender("div[data-message-author-role='assistant'] .markdown"));
+    await page.waitForFunction(() => CSS.highlights.size > 0 && [...CSS.highlights.values()].every((h) => [...h].every((r) => r.startContainer.isConnected && r.toString().length > 0)), null, { timeout: 10000, polling: 50 });
+    const afterState = await overlayState(page);
+    assert.deepEqual(afterState.highlights, before.highlights);
+    assert.equal(afterState.badges.length, before.badges.length);
+    const { state } = await tabState(page);
+    assert.equal(Object.keys(state.answers).length, 1, "re-anchored, not verified again");
+  } finally {
+    await page.close();
+  }
+});
+
+test("side panel: the full report, the sources' states and open-evidence links", async () => {
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(sites.url("search.brave.com", "/search?q=panel"));
+    await waitForOverlay(page);
+    const { tabId } = await tabState(page);
+    // Clicking a badge focuses its answer in the side panel (the panel's open() needs a visible window).
+    await page.locator("citelens-badge[data-citelens-badge='sentence']").first().click();
+    await browser.worker.evaluate(async (k) => {
+      for (let i = 0; i < 50 && !(await chrome.storage.session.get(k))[k]?.focus; i++) await new Promise((r) => setTimeout(r, 50));
+    }, `tab:${tabId}`);
+    const panel = await browser.context.newPage();
+    await panel.goto(`chrome-extension://${browser.extensionId}/sidepanel.html?tab=${tabId}`);
+    await panel.waitForFunction(() => document.querySelector("cite-lens")?.shadowRoot?.querySelector("[part~='verdict']"), null, { timeout: 10000 });
+    const seen = await panel.evaluate(() => ({
+      focused: document.querySelector("section.answer.focused")?.dataset.key,
+      verdict: document.querySelector("cite-lens").shadowRoot.querySelector("[part~='verdict']").textContent,
+      spans: [...document.querySelector("cite-lens").shadowRoot.querySelectorAll("mark")].map((m) => m.dataset.label),
+      links: [...document.querySelectorAll("a.open-evidence")].map((a) => a.href),
+      sources: [...document.querySelectorAll("li.source")].map((li) => li.textContent),
+    }));
+    assert.equal(seen.focused, "1");
+    assert.ok(seen.verdict.length > 0);
+    assert.ok(seen.spans.includes("supported"));
+    assert.ok(seen.links.length >= 2);
+    for (const l of seen.links) assert.match(l, /^http:\/\/127\.0\.0\.1:\d+\/cited\/(eiffel|apollo)\.html#:~:text=/);
+    assert.ok(seen.links.some((l) => l.includes("Champ%20de%20Mars") || l.includes("Eiffel%20Tower")));
+    assert.ok(seen.sources.some((t) => /^\[3\].*could not be read/.test(t)));
+    await panel.close();
+  } finally {
+    await page.close();
+  }
+});
+
+test("selection mode: a selected answer on any page, its links as sources", async () => {
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(sites.url("www.bing.com", "/generic/forum-post"));
+    await page.evaluate(() => {
+      const r = document.createRange();
+      r.selectNodeContents(document.getElementById("answer"));
+      getSelection().removeAllRanges();
+      getSelection().addRange(r);
+    });
+    const tabId = await tabIdOf(browser.worker, page);
+    // What the "Verify with citelens" menu item calls.
+    const res = await browser.worker.evaluate((id) => globalThis.citelens.verifySelection(id), tabId);
+    assert.equal(res.ok, true, JSON.stringify(res));
+    await waitForOverlay(page);
+    const { highlights } = await overlayState(page);
+    const { state } = await tabState(page);
+    const a = Object.values(state.answers)[0];
+    assert.equal(a.adapter.id, "selection");
+    assert.equal(a.answer, "The Eiffel Tower stands on the Champ de Mars in Paris (travel notes[1]). Apollo 11 landed on the Moon on July 20, 1969[2].");
+    assert.deepEqual(a.citations.map((c) => c.url), [sites.cited.C1, sites.cited.C2]);
+    assert.ok(highlights["citelens-supported"]?.some((t) => t.includes("Apollo 11 landed on the Moon")), JSON.stringify(highlights));
+    // An empty selection is a clear message, not a silent nothing.
+    await page.evaluate(() => getSelection().removeAllRanges());
+    const none = await browser.worker.evaluate((id) => globalThis.citelens.verifySelection(id), tabId);
+    assert.match(none.error, /select an answer/);
+  } finally {
+    await page.close();
+  }
+});
+
+test("hostile answers and cited pages: nothing in them runs, loads or gets injected", async () => {
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(sites.url("www.perplexity.ai", "/search/hostile"));
+    await waitForOverlay(page);
+    const { tabId, state } = await tabState(page);
+    const a = Object.values(state.answers)[0];
+    // javascript: and data: markers are refused, never fetched or linked.
+    assert.deepEqual(a.refused.map((r) => r.reason), ["not a web address", "not a web address"]);
+    assert.deepEqual(a.citations.map((c) => c.url), [sites.cited.HOSTILE]);
+    assert.equal(a.sources[0].state, "read");
+    const panel = await browser.context.newPage();
+    await panel.goto(`chrome-extension://${browser.extensionId}/sidepanel.html?tab=${tabId}`);
+    await panel.waitForFunction(() => document.querySelector("cite-lens")?.shadowRoot?.querySelector("[part~='verdict']"), null, { timeout: 10000 });
+    const injected = await panel.evaluate(() => {
+      const all = [document, document.querySelector("cite-lens").shadowRoot];
+      return all.flatMap((root) => [...root.querySelectorAll("img, iframe, object, embed, script:not([src]), [onerror], [onclick], [onload]")].map((e) => e.outerHTML.slice(0, 80)));
+    });
+    assert.deepEqual(injected, []);
+    const panelText = await panel.evaluate(() => document.body.textContent + document.querySelector("cite-lens").shadowRoot.textContent);
+    assert.ok(panelText.includes('<img src=x onerror="fetch'), "the answer's markup-like text is shown as text");
+    await panel.close();
+    // Only our layer was added to the page.
+    const added = await page.evaluate(() => [...document.querySelectorAll("img, iframe, object, embed")].length);
+    assert.equal(added, 0);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(sites.pwned, [], "no hostile fetch reached the server");
+  } finally {
+    await page.close();
+  }
+});

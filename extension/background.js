@@ -102,7 +102,7 @@ async function verifyForTab(msg, tab) {
     const res = await chrome.runtime.sendMessage({ target: "offscreen", type: "verify", tabId, key: msg.key, question: msg.question, answer: msg.answer, citations: msg.citations, permitted });
     if (!res || res.error) throw new Error(res?.error || "the offscreen document did not answer");
     await updateTab(tabId, (s) => {
-      s.answers[msg.key] = { ...entry, status: "done", report: res.report, sources: res.sources, input: res.input, ms: Date.now() - entry.started };
+      s.answers[msg.key] = { ...entry, status: "done", report: res.report, sources: res.sources, input: res.input, timings: res.timings, ms: Date.now() - entry.started };
     });
     return { report: res.report, sources: res.sources };
   } catch (e) {

@@ -7,6 +7,7 @@ const loading = load({ onProgress: () => {} });
 loading.catch(() => {}); // reported by the verification that needs it
 
 async function verifyAnswer(msg) {
+  const started = performance.now();
   const pages = await readPages(msg.citations.map((c) => ({ url: c.url, permitted: !!msg.permitted?.[c.id] })));
   const citations = [];
   const sources = [];
@@ -19,9 +20,10 @@ async function verifyAnswer(msg) {
       sources.push({ id: c.id, url: c.url, hint: c.hint, state: "unreadable", reason: p.reason, message: p.message });
     }
   });
+  const read = performance.now();
   const input = { answer: msg.answer, citations };
   if (msg.question) input.question = msg.question;
-  await loading;
+  const info = await loading;
   let report;
   if (citations.length) {
     report = await verify(input, {
@@ -33,7 +35,9 @@ async function verifyAnswer(msg) {
   }
   // The side panel shows the answer and its sources, not the pages' full text.
   const shown = { ...input, citations: citations.map(({ document, ...rest }) => ({ ...rest, text: undefined })) };
-  return { report, sources, input: shown };
+  const done = performance.now();
+  const timings = { readMs: Math.round(read - started), verifyMs: Math.round(done - read), pairs: report.pairs_scored, mode: info.mode, workers: info.workers ?? 1 };
+  return { report, sources, input: shown, timings };
 }
 
 chrome.runtime.onMessage.addListener((msg, _sender, reply) => {

@@ -16,7 +16,7 @@ export async function launchWithExtension() {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: false, // the flag below: extensions need the new headless mode
     args: [
-      "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...(process.env.CITELENS_CHROMIUM_ARGS ? process.env.CITELENS_CHROMIUM_ARGS.split(" ") : []),
       `--disable-extensions-except=${EXTENSION}`, `--load-extension=${EXTENSION}`,
       // Only our self-signed fixture server is reached under these names.
       "--ignore-certificate-errors",

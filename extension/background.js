@@ -99,7 +99,14 @@ async function verifyForTab(msg, tab) {
   try {
     await ensureOffscreen();
     const permitted = await permittedOrigins(msg.citations);
-    const res = await chrome.runtime.sendMessage({ target: "offscreen", type: "verify", tabId, key: msg.key, question: msg.question, answer: msg.answer, citations: msg.citations, permitted });
+    const request = { target: "offscreen", type: "verify", tabId, key: msg.key, question: msg.question, answer: msg.answer, citations: msg.citations, permitted };
+    let res = await chrome.runtime.sendMessage(request).catch(() => null);
+    if (!res) {
+      // The document went away (Chrome may close it, or this worker restarted): create it again, once.
+      offscreenReady = null;
+      await ensureOffscreen();
+      res = await chrome.runtime.sendMessage(request);
+    }
     if (!res || res.error) throw new Error(res?.error || "the offscreen document did not answer");
     await updateTab(tabId, (s) => {
       s.answers[msg.key] = { ...entry, status: "done", report: res.report, sources: res.sources, input: res.input, timings: res.timings, ms: Date.now() - entry.started };

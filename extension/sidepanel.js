@@ -3,17 +3,11 @@
 // to the quoted sentence in the cited page (a text fragment, #:~:text=). Everything is text: no string
 // from a page or a report is parsed as HTML.
 import "./citelens/citelens.js";
+import { textFragment } from "./fragment.js";
 
 const params = new URLSearchParams(location.search);
 let tabId = params.has("tab") ? Number(params.get("tab")) : null;
 
-/** A text fragment for a quote: its first and last words, percent-encoded as the syntax asks (- , &). */
-export function textFragment(quote) {
-  const words = quote.replace(/\s+/g, " ").trim().split(" ");
-  const enc = (s) => encodeURIComponent(s).replace(/-/g, "%2D").replace(/,/g, "%2C").replace(/&/g, "%26");
-  if (words.length <= 8) return `#:~:text=${enc(words.join(" "))}`;
-  return `#:~:text=${enc(words.slice(0, 4).join(" "))},${enc(words.slice(-4).join(" "))}`;
-}
 
 function webUrl(raw) {
   try {

@@ -10,6 +10,7 @@ import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
+import { pdfWithText } from "../browser/pdf.mjs";
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 export const FIXTURES = path.join(HERE, "fixtures");
@@ -36,6 +37,13 @@ function certificate() {
   return out;
 }
 
+const APOLLO_PDF_LINES = [
+  "Apollo 11 mission report",
+  "Apollo 11 was the American spaceflight that first landed humans on the Moon.",
+  "Neil Armstrong and Buzz Aldrin landed the lunar module Eagle on July 20, 1969.",
+  "Michael Collins flew the command module Columbia alone in lunar orbit.",
+];
+
 const listen = (server) => new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server.address().port)));
 
 /** Starts both servers. `extraCited`: {name: html} served under /cited/ as well (the benchmark's pages). */
@@ -50,6 +58,13 @@ export async function startSites({ extraCited = {}, answers = {} } = {}) {
       return;
     }
     citedFetches.push(url.pathname);
+    if (url.pathname === "/cited/apollo.pdf") {
+      // The Apollo page as a PDF (a report a search answer cites): read by pdf.js in the offscreen document.
+      res.setHeader("content-type", "application/pdf");
+      res.setHeader("access-control-allow-origin", "*");
+      res.end(pdfWithText(APOLLO_PDF_LINES));
+      return;
+    }
     const m = /^\/(cited|nocors)\/([\w-]+\.html)$/.exec(url.pathname);
     const body = m && (extraCited[m[2]] ?? (fs.existsSync(path.join(FIXTURES, "cited", m[2])) ? fs.readFileSync(path.join(FIXTURES, "cited", m[2])) : null));
     if (!body) {
@@ -63,7 +78,7 @@ export async function startSites({ extraCited = {}, answers = {} } = {}) {
   });
   const citedPort = await listen(cited);
   const citedBase = `http://127.0.0.1:${citedPort}`;
-  const C = { C1: `${citedBase}/cited/eiffel.html`, C2: `${citedBase}/cited/apollo.html`, C3: `${citedBase}/nocors/louvre.html`, HOSTILE: `${citedBase}/cited/hostile.html` };
+  const C = { C1: `${citedBase}/cited/eiffel.html`, C2: `${citedBase}/cited/apollo.html`, C3: `${citedBase}/nocors/louvre.html`, C2PDF: `${citedBase}/cited/apollo.pdf`, HOSTILE: `${citedBase}/cited/hostile.html` };
   const fill = (html) =>
     html.replace(/\{\{(\w+?)(_ENC|_B64)?\}\}/g, (_, k, how) => {
       const v = C[k] ?? answers[k];

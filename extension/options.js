@@ -6,6 +6,7 @@ const $ = (id) => document.getElementById(id);
 async function show() {
   const { settings = {} } = await chrome.storage.local.get("settings");
   $("paintSupported").checked = settings.paintSupported !== false;
+  $("unsureBelow").value = Math.round((Number(settings.unsureBelow) || 0) * 100);
   $("workerUrl").value = settings.workerUrl || "";
   $("workerToken").value = settings.workerToken || "";
   $("allowed").textContent = (await chrome.permissions.contains(ALL_SITES)) ? "allowed" : "not allowed yet";
@@ -30,7 +31,9 @@ $("save").addEventListener("click", async () => {
       return;
     }
   }
-  const settings = { paintSupported: $("paintSupported").checked, workerUrl: url, workerToken: $("workerToken").value };
+  const bar = Number($("unsureBelow").value);
+  const unsureBelow = Number.isFinite(bar) ? Math.min(Math.max(bar, 0), 100) / 100 : 0;
+  const settings = { paintSupported: $("paintSupported").checked, unsureBelow, workerUrl: url, workerToken: $("workerToken").value };
   await chrome.storage.local.set({ settings });
   $("saved").textContent = "saved";
 });

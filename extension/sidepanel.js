@@ -104,7 +104,6 @@ async function refresh() {
   }
   const key = `tab:${tabId}`;
   const state = (await chrome.storage.session.get(key))[key];
-  document.getElementById("where").textContent = state?.answers ? "" : "";
   render(state, state?.focus);
 }
 

@@ -42,13 +42,15 @@
   }
 
   /** What one sentence's badge says: its verdict, or why there is none. */
-  function sentenceBadge(sentence, sources) {
+  function sentenceBadge(sentence, sources, settings) {
     const cited = sentence.citations || [];
     const unread = cited.length === 0 && (sentence.marked || []).length > 0 && (sentence.marked || []).every((id) => sources[id] && sources[id].state !== "read");
     if (unread) return { kind: "unreadable", text: "? source unreadable", label: "citelens: not checked, its source could not be read" };
     const v = sentence.verdict || {};
     const [icon, words] = CATEGORY[v.category] || ["?", v.category || "no verdict"];
-    if (v.uncertain) return { kind: v.category, text: `? unsure: ${words}`, label: `citelens: unsure, leaning ${words}`, unsure: true };
+    // The user's bar (settings, 0-1): a verdict less sure than it is shown as unsure, never as certain.
+    const belowBar = v.confidence != null && v.confidence < (Number(settings.unsureBelow) || 0);
+    if (v.uncertain || belowBar) return { kind: v.category, text: `? unsure: ${words}`, label: `citelens: unsure, leaning ${words}`, unsure: true };
     const pct = v.confidence != null ? ` ${Math.round(v.confidence * 100)}%` : "";
     return { kind: v.category, text: `${icon} ${words}`, label: `citelens: ${words}${pct}` };
   }
@@ -93,7 +95,7 @@
         a.report.sentences.forEach((s, i) => {
           const r = rangeOf(a.map, s.start, s.end);
           if (!r) return;
-          const info = sentenceBadge(s, a.sources);
+          const info = sentenceBadge(s, a.sources, settings);
           const group = document.createElement("citelens-badges");
           group.style.cssText = "all: initial; position: absolute; white-space: nowrap;";
           group.append(badgeHost("sentence", info.label, info.text, COLOR[info.kind] || "#555", info.unsure ? "unsure" : "", () => this.onOpen(a.key, i)));

@@ -149,6 +149,35 @@ test("side panel: the full report, the sources' states and open-evidence links",
   }
 });
 
+test("settings: the options page's bar and switch change what the page shows, at once", async () => {
+  const page = await browser.context.newPage();
+  const options = await browser.context.newPage();
+  try {
+    await page.goto(sites.url("kagi.com", "/search?q=settings"));
+    await waitForOverlay(page);
+    await options.goto(`chrome-extension://${browser.extensionId}/options.html`);
+    await options.waitForFunction(() => document.getElementById("unsureBelow").value !== "");
+    await options.fill("#unsureBelow", "101");
+    await options.uncheck("#paintSupported");
+    await options.click("#save");
+    await page.waitForFunction(() => !CSS.highlights.has("citelens-supported"), null, { timeout: 5000 });
+    const { highlights, badges } = await overlayState(page);
+    assert.ok(highlights["citelens-contradicted"] || highlights["citelens-missing"], "problems are always painted");
+    const verdicts = badges.filter((b) => b.kind === "sentence" && !/could not be read/.test(b.label));
+    // Only a verdict at 100 % clears a bar of 100 %.
+    assert.ok(verdicts.length >= 3 && verdicts.every((b) => /unsure|100%/.test(b.label)) && verdicts.filter((b) => /unsure/.test(b.label)).length >= 2, JSON.stringify(verdicts));
+    assert.equal(await browser.worker.evaluate(async () => (await chrome.storage.local.get("settings")).settings.unsureBelow), 1, "clamped to 100 %");
+    // A worker URL that is not a web address is refused with a message, and nothing is saved.
+    await options.fill("#workerUrl", "javascript:alert(1)");
+    await options.click("#save");
+    assert.match(await options.textContent("#workerError"), /http/);
+  } finally {
+    await browser.worker.evaluate(() => chrome.storage.local.remove("settings"));
+    await options.close();
+    await page.close();
+  }
+});
+
 test("selection mode: a selected answer on any page, its links as sources", async () => {
   const page = await browser.context.newPage();
   try {

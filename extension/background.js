@@ -153,6 +153,15 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
     verifyForTab(msg, tab).then(reply);
     return true;
   }
+  if (msg.type === "navigated" && tab) {
+    // In-page navigation: the answers checked before it are no longer on the page.
+    updateTab(tab.id, (s) => {
+      s.answers = {};
+      delete s.focus;
+      delete s.notice;
+    }).then(() => reply({ ok: true }));
+    return true;
+  }
   if (msg.type === "open-panel" && tab) {
     updateTab(tab.id, (s) => (s.focus = { key: msg.key, sentence: msg.sentence }));
     // Opening needs the click's user gesture, which the message carries: call it before any await.

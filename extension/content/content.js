@@ -81,6 +81,7 @@
       lastUrl = location.href;
       answers.clear();
       overlay.clear();
+      send({ type: "navigated", url: location.href }); // before any new answer's "verify": messages keep their order
     }
     for (const adapter of adaptersFor(location)) {
       const selector = adapter.answer.find((s) => document.querySelector(s));

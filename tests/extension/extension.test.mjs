@@ -115,17 +115,43 @@ test("a page that re-renders the answer keeps its highlights, on the new nodes, 
   }
 });
 
+test("in-page navigation: the old answer's overlay goes, the new answer is checked", async () => {
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(sites.url("chatgpt.com", "/c/first"));
+    await waitForOverlay(page);
+    await page.evaluate((apollo) => {
+      history.pushState({}, "", "/c/second");
+      const md = document.querySelector("div[data-message-author-role='assistant'] .markdown");
+      md.innerHTML = `<p>Michael Collins flew Columbia alone in lunar orbit. <span data-testid="webpage-citation-pill"><a href="${apollo}">spacehistory</a></span></p>`;
+    }, sites.cited.C2);
+    await page.waitForFunction(() => {
+      const h = CSS.highlights.get("citelens-supported");
+      return h && [...h].some((r) => r.toString().startsWith("Michael Collins")) && ![...h].some((r) => r.toString().startsWith("The Eiffel Tower"));
+    }, null, { timeout: 30000, polling: 50 });
+    const { state } = await tabState(page);
+    const answers = Object.values(state.answers);
+    assert.equal(answers.length, 1, "only the answer on the page now");
+    assert.equal(answers[0].answer, "Michael Collins flew Columbia alone in lunar orbit.[1]");
+    assert.equal((await overlayState(page)).badges.filter((b) => b.kind === "sentence").length, 1);
+  } finally {
+    await page.close();
+  }
+});
+
 test("side panel: the full report, the sources' states and open-evidence links", async () => {
   const page = await browser.context.newPage();
   try {
     await page.goto(sites.url("search.brave.com", "/search?q=panel"));
     await waitForOverlay(page);
     const { tabId } = await tabState(page);
-    // Clicking a badge focuses its answer in the side panel (the panel's open() needs a visible window).
+    // Clicking a badge opens the side panel on its answer.
     await page.locator("citelens-badge[data-citelens-badge='sentence']").first().click();
     await browser.worker.evaluate(async (k) => {
       for (let i = 0; i < 50 && !(await chrome.storage.session.get(k))[k]?.focus; i++) await new Promise((r) => setTimeout(r, 50));
     }, `tab:${tabId}`);
+    const opened = await browser.worker.evaluate(async () => (await chrome.runtime.getContexts({ contextTypes: ["SIDE_PANEL"] })).length);
+    assert.equal(opened, 1, "the badge's click opened the side panel");
     const panel = await browser.context.newPage();
     await panel.goto(`chrome-extension://${browser.extensionId}/sidepanel.html?tab=${tabId}`);
     await panel.waitForFunction(() => document.querySelector("cite-lens")?.shadowRoot?.querySelector("[part~='verdict']"), null, { timeout: 10000 });

@@ -4,7 +4,6 @@ mod bench;
 mod doc_bench;
 mod doc_text;
 mod generate;
-mod model_dir;
 mod nli_cmd;
 mod nli_bench;
 mod pairs_cmd;
@@ -46,7 +45,7 @@ enum Command {
 pub fn resolve_model_dir(explicit: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     match explicit {
         Some(dir) => Ok(dir),
-        None => model_dir::find(),
+        None => citelens_nli::model_dir::find().map_err(anyhow::Error::msg),
     }
 }
 

@@ -7,6 +7,7 @@
 
 mod config;
 mod error;
+pub mod model_dir;
 mod runtime;
 mod tokenize;
 

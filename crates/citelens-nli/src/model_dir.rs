@@ -1,4 +1,4 @@
-//! Finding the shipped model without configuration.
+//! Finding the shipped model without configuration (the CLI and the worker).
 
 use std::path::{Path, PathBuf};
 
@@ -29,10 +29,11 @@ pub fn candidates() -> Vec<PathBuf> {
     out
 }
 
-pub fn find() -> anyhow::Result<PathBuf> {
+/// The first candidate holding a `config.json`; the error lists where it looked.
+pub fn find() -> Result<PathBuf, String> {
     let all = candidates();
     all.iter().find(|d| d.join("config.json").is_file()).cloned().ok_or_else(|| {
         let tried: Vec<String> = all.iter().map(|p| format!("  {}", p.display())).collect();
-        anyhow::anyhow!("no model directory found (pass --model DIR or set CITELENS_MODEL_DIR); looked in:\n{}", tried.join("\n"))
+        format!("no model directory found (pass --model DIR or set CITELENS_MODEL_DIR); looked in:\n{}", tried.join("\n"))
     })
 }

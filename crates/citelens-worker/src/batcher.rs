@@ -1,0 +1,294 @@
+//! Batching like text-embeddings-inference: the pairs of concurrent requests wait in one bounded
+//! queue; whenever the model is free, everything queued is taken, sorted by length, and run in
+//! batches whose padded size (longest pair × pairs) stays within a token budget. A request whose
+//! client has gone, or whose deadline has passed, is dropped before it reaches the model.
+//!
+//! The queue is bounded by a semaphore counted in pairs: a request takes one permit per pair up front
+//! (`try_submit`: all or nothing, so the caller can answer 429) and each pair gives its permit back
+//! when it is answered or dropped.
+
+use std::ops::Range;
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::Instant;
+
+use citelens_engine::report::Probs;
+use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
+
+use crate::metrics::Metrics;
+
+/// What the batcher runs: the model behind the `Scorer` seam, with a way to count a pair's tokens.
+pub trait PairModel: Send + Sync + 'static {
+    /// Probabilities for each pair, in order.
+    fn predict(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>>;
+    /// Tokens the pair costs (all of its windows); a pair the model will refuse costs 1.
+    fn tokens(&self, premise: &str, hypothesis: &str) -> usize;
+}
+
+impl PairModel for citelens_nli::NliModel {
+    fn predict(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
+        citelens_engine::Scorer::score(self, pairs)
+    }
+    fn tokens(&self, premise: &str, hypothesis: &str) -> usize {
+        self.encode(premise, hypothesis).map(|w| w.iter().map(|(s, _)| s.input_ids.len()).sum()).unwrap_or(1).max(1)
+    }
+}
+
+pub type PairResult = Result<Probs, String>;
+
+struct Job {
+    premise: String,
+    hypothesis: String,
+    tokens: usize,
+    deadline: Instant,
+    reply: oneshot::Sender<PairResult>,
+    _permit: OwnedSemaphorePermit,
+}
+
+/// The queue was full: `queued` pairs wait, `capacity` at most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueueFull {
+    pub queued: usize,
+    pub capacity: usize,
+}
+
+pub struct Batcher {
+    tx: mpsc::Sender<Job>,
+    permits: Arc<Semaphore>,
+    capacity: usize,
+    model: Arc<dyn PairModel>,
+}
+
+/// Splits jobs sorted by ascending token count into consecutive batches whose padded size
+/// (the batch's longest × its count) is at most `budget`; a job over the budget alone is a batch.
+pub fn plan_batches(sorted_tokens: &[usize], budget: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &t) in sorted_tokens.iter().enumerate() {
+        if i > start && t * (i - start + 1) > budget {
+            out.push(start..i);
+            start = i;
+        }
+    }
+    if start < sorted_tokens.len() {
+        out.push(start..sorted_tokens.len());
+    }
+    out
+}
+
+impl Batcher {
+    /// Starts the model's thread. `capacity`: pairs queued at most; `budget`: padded tokens per batch.
+    pub fn start(model: Arc<dyn PairModel>, capacity: usize, budget: usize, metrics: Arc<Metrics>) -> Self {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let permits = Arc::new(Semaphore::new(capacity));
+        let run_model = model.clone();
+        std::thread::Builder::new()
+            .name("citelens-batcher".into())
+            .spawn(move || run(rx, run_model.as_ref(), budget, &metrics))
+            .expect("starting the batcher thread");
+        Batcher { tx, permits, capacity, model }
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Pairs waiting or being scored.
+    pub fn queued(&self) -> usize {
+        self.capacity - self.permits.available_permits()
+    }
+
+    fn enqueue(&self, pairs: Vec<(String, String)>, deadline: Instant, mut permit: OwnedSemaphorePermit) -> Vec<oneshot::Receiver<PairResult>> {
+        pairs
+            .into_iter()
+            .map(|(premise, hypothesis)| {
+                let (reply, rx) = oneshot::channel();
+                let one = permit.split(1).expect("one permit per pair");
+                let tokens = self.model.tokens(&premise, &hypothesis);
+                // The thread only ends with the process: a send cannot fail while we run.
+                let _ = self.tx.send(Job { premise, hypothesis, tokens, deadline, reply, _permit: one });
+                rx
+            })
+            .collect()
+    }
+
+    /// Queues all the pairs or none (the queue is full).
+    pub fn try_submit(&self, pairs: Vec<(String, String)>, deadline: Instant) -> Result<Vec<oneshot::Receiver<PairResult>>, QueueFull> {
+        let full = QueueFull { queued: self.queued(), capacity: self.capacity };
+        if pairs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let n = u32::try_from(pairs.len()).map_err(|_| full)?;
+        let permit = self.permits.clone().try_acquire_many_owned(n).map_err(|_| full)?;
+        Ok(self.enqueue(pairs, deadline, permit))
+    }
+
+    /// Queues the pairs once there is room, waiting at most until `deadline` (None: it passed).
+    pub async fn submit_when_room(&self, pairs: Vec<(String, String)>, deadline: Instant) -> Option<Vec<oneshot::Receiver<PairResult>>> {
+        if pairs.is_empty() {
+            return Some(Vec::new());
+        }
+        // More pairs than the queue holds go in queue-sized parts.
+        let mut out = Vec::with_capacity(pairs.len());
+        let mut rest = pairs;
+        while !rest.is_empty() {
+            let tail = rest.split_off(rest.len().min(self.capacity));
+            let n = rest.len() as u32;
+            let permit = tokio::time::timeout_at(deadline.into(), self.permits.clone().acquire_many_owned(n)).await.ok()?.ok()?;
+            out.extend(self.enqueue(rest, deadline, permit));
+            rest = tail;
+        }
+        Some(out)
+    }
+}
+
+fn run(rx: mpsc::Receiver<Job>, model: &dyn PairModel, budget: usize, metrics: &Metrics) {
+    while let Ok(first) = rx.recv() {
+        let mut jobs = vec![first];
+        jobs.extend(rx.try_iter());
+        jobs.sort_by_key(|j| j.tokens);
+        let tokens: Vec<usize> = jobs.iter().map(|j| j.tokens).collect();
+        let mut jobs: Vec<Option<Job>> = jobs.into_iter().map(Some).collect();
+        for range in plan_batches(&tokens, budget) {
+            // Checked now, not when taken: a client may have gone while earlier batches ran.
+            let now = Instant::now();
+            let mut batch = Vec::with_capacity(range.len());
+            for slot in &mut jobs[range] {
+                let job = slot.take().expect("each job once");
+                if job.reply.is_closed() {
+                    metrics.abandoned_pairs.inc();
+                } else if job.deadline <= now {
+                    metrics.late_pairs.inc();
+                    let Job { reply, _permit, .. } = job;
+                    drop(_permit);
+                    let _ = reply.send(Err("the request's deadline passed before this pair was scored".into()));
+                } else {
+                    batch.push(job);
+                }
+            }
+            if batch.is_empty() {
+                continue;
+            }
+            let pairs: Vec<(&str, &str)> = batch.iter().map(|j| (j.premise.as_str(), j.hypothesis.as_str())).collect();
+            let padded = batch.iter().map(|j| j.tokens).max().unwrap_or(0) * batch.len();
+            let results = model.predict(&pairs);
+            metrics.batches.inc();
+            metrics.batch_pairs.observe(batch.len() as f64);
+            metrics.batch_tokens.observe(padded as f64);
+            metrics.pairs_scored.inc_by(batch.len() as u64);
+            for (job, result) in batch.into_iter().zip(results) {
+                // The permit first: a client that sends its next request on this answer finds room.
+                let Job { reply, _permit, .. } = job;
+                drop(_permit);
+                let _ = reply.send(result);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    /// A test double: "scores" a pair by its premise's length and records every batch it is given.
+    struct Recorder {
+        batches: Mutex<Vec<Vec<String>>>,
+        delay: Duration,
+    }
+
+    impl PairModel for Recorder {
+        fn predict(&self, pairs: &[(&str, &str)]) -> Vec<PairResult> {
+            std::thread::sleep(self.delay);
+            self.batches.lock().unwrap().push(pairs.iter().map(|(p, _)| p.to_string()).collect());
+            pairs.iter().map(|(p, _)| Ok(Probs { entailment: p.len() as f32, neutral: 0.0, contradiction: 0.0, four_way: None, evidence: None })).collect()
+        }
+        fn tokens(&self, premise: &str, _: &str) -> usize {
+            premise.len()
+        }
+    }
+
+    fn lcg(seed: &mut u64) -> u64 {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        *seed >> 33
+    }
+
+    #[test]
+    fn plans_cover_every_job_once_within_budget() {
+        let mut seed = 7;
+        for _ in 0..500 {
+            let n = (lcg(&mut seed) % 40) as usize;
+            let budget = 16 + (lcg(&mut seed) % 600) as usize;
+            let mut tokens: Vec<usize> = (0..n).map(|_| 1 + (lcg(&mut seed) % 200) as usize).collect();
+            tokens.sort();
+            let plan = plan_batches(&tokens, budget);
+            let covered: Vec<usize> = plan.iter().flat_map(|r| r.clone()).collect();
+            assert_eq!(covered, (0..n).collect::<Vec<_>>(), "every job once, in order");
+            for r in &plan {
+                let padded = tokens[r.end - 1] * r.len();
+                assert!(padded <= budget || r.len() == 1, "batch {r:?} of {tokens:?} over {budget}");
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn concurrent_requests_nothing_lost_or_duplicated() {
+        let model = Arc::new(Recorder { batches: Mutex::new(Vec::new()), delay: Duration::from_millis(2) });
+        let metrics = Arc::new(Metrics::new());
+        let batcher = Arc::new(Batcher::start(model.clone(), 10_000, 300, metrics.clone()));
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut tasks = Vec::new();
+        for r in 0..32 {
+            let b = batcher.clone();
+            tasks.push(tokio::spawn(async move {
+                let pairs: Vec<(String, String)> = (0..(1 + r % 7)).map(|i| ("x".repeat(1 + (r * 13 + i * 7) % 90), format!("{r}-{i}"))).collect();
+                let want: Vec<f32> = pairs.iter().map(|(p, _)| p.len() as f32).collect();
+                let rxs = b.submit_when_room(pairs, deadline).await.unwrap();
+                let mut got = Vec::new();
+                for rx in rxs {
+                    got.push(rx.await.unwrap().unwrap().entailment);
+                }
+                assert_eq!(got, want, "each request gets its own answers, in order");
+                want.len()
+            }));
+        }
+        let mut total = 0;
+        for t in tasks {
+            total += t.await.unwrap();
+        }
+        let batches = model.batches.lock().unwrap().clone();
+        assert_eq!(batches.iter().map(Vec::len).sum::<usize>(), total, "every pair scored exactly once");
+        for b in &batches {
+            let padded = b.iter().map(String::len).max().unwrap() * b.len();
+            assert!(padded <= 300 || b.len() == 1);
+        }
+        assert_eq!(batcher.queued(), 0, "every permit given back");
+        assert_eq!(metrics.pairs_scored.get() as usize, total);
+    }
+
+    #[tokio::test]
+    async fn full_queue_refuses_and_abandoned_pairs_never_reach_the_model() {
+        let model = Arc::new(Recorder { batches: Mutex::new(Vec::new()), delay: Duration::from_millis(200) });
+        let metrics = Arc::new(Metrics::new());
+        let batcher = Batcher::start(model.clone(), 2, 1000, metrics.clone());
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let first = batcher.try_submit(vec![("busy".into(), "h".into())], deadline).unwrap();
+        // Room for one more pair, not for two: all or nothing.
+        assert_eq!(batcher.try_submit(vec![("a".into(), "h".into()), ("b".into(), "h".into())], deadline).unwrap_err(), QueueFull { queued: 1, capacity: 2 });
+        tokio::time::sleep(Duration::from_millis(50)).await; // the model is now busy with "busy"
+        let gone = batcher.try_submit(vec![("abandoned".into(), "h".into())], deadline).unwrap();
+        drop(gone); // the client went away
+        assert!(first.into_iter().next().unwrap().await.unwrap().is_ok());
+        // The abandoned pair's permit comes back when the batcher reaches it and drops it.
+        while batcher.queued() > 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let after = batcher.try_submit(vec![("later".into(), "h".into())], deadline).unwrap();
+        after.into_iter().next().unwrap().await.unwrap().unwrap();
+        let seen: Vec<String> = model.batches.lock().unwrap().iter().flatten().cloned().collect();
+        assert_eq!(seen, vec!["busy".to_string(), "later".to_string()]);
+        assert_eq!(metrics.abandoned_pairs.get(), 1);
+        assert_eq!(batcher.queued(), 0);
+    }
+}

@@ -1,0 +1,266 @@
+//! The worker over real HTTP on 127.0.0.1 with the shipped model: auth, CORS, limits (413, 429 with a
+//! queue of one, the deadline's 503), readiness through shutdown, abandoned requests, the OpenAPI
+//! document, and /v1/verify and /v1/nli against the engine and the model crate in-process.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use citelens_engine::{Engine, Input};
+use citelens_nli::NliModel;
+use citelens_worker::{auth::Keys, backend::BackendChoice, serve, AppState, Config, Limits};
+use serde_json::{json, Value};
+
+const KEY: &str = "worker-test-key-0123456789";
+
+struct Running {
+    base: String,
+    state: Arc<AppState>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    done: tokio::task::JoinHandle<()>,
+}
+
+fn model_dir() -> std::path::PathBuf {
+    citelens_nli::model_dir::find().expect("the shipped model")
+}
+
+async fn start(limits: Limits, cors: Vec<String>, drain: Duration) -> Running {
+    let config = Config {
+        model_dir: model_dir(),
+        keys: Keys::from_text(&format!("# test\n{KEY}\n")).unwrap(),
+        cors: cors.clone(),
+        backend: BackendChoice::Cpu,
+        limits,
+        drain,
+        thresholds: Default::default(),
+    };
+    let state = AppState::load(&config).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = state.clone();
+    let done = tokio::spawn(async move {
+        serve(listener, serving, &cors, drain, async move {
+            let _ = stopped.await;
+        })
+        .await
+        .unwrap();
+    });
+    Running { base, state, stop: Some(stop), done }
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::new()
+}
+
+/// A premise long enough to keep the model busy for a while (hundreds of windows).
+fn slow_premise() -> String {
+    "The committee met in the old hall of the town and discussed the harbour, the roads and the school. ".repeat(900)
+}
+
+fn close(a: &Value, b: &Value, path: &str) {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            assert!((x - y).abs() <= 1e-4, "{path}: {x} vs {y}");
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            assert_eq!(x.keys().collect::<Vec<_>>(), y.keys().collect::<Vec<_>>(), "{path}: keys");
+            for (k, v) in x {
+                close(v, &y[k], &format!("{path}/{k}"));
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            assert_eq!(x.len(), y.len(), "{path}: length");
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                close(p, q, &format!("{path}[{i}]"));
+            }
+        }
+        _ => assert_eq!(a, b, "{path}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn auth_health_info_openapi_metrics() {
+    let w = start(Limits::default(), vec![], Duration::from_millis(10)).await;
+    let c = client();
+    // Public: health and the API's description.
+    assert_eq!(c.get(format!("{}/health/live", w.base)).send().await.unwrap().status(), 200);
+    assert_eq!(c.get(format!("{}/health/ready", w.base)).send().await.unwrap().status(), 200);
+    let doc: Value = c.get(format!("{}/openapi.json", w.base)).send().await.unwrap().json().await.unwrap();
+    for path in ["/v1/verify", "/v1/nli", "/v1/info", "/health/live", "/health/ready", "/metrics"] {
+        assert!(doc["paths"][path].is_object(), "{path} in the OpenAPI document");
+    }
+    assert!(doc["components"]["schemas"]["Input"]["properties"]["answer"].is_object(), "the engine's input schema");
+    assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
+    // Everything else needs a key: none, a wrong one, a near miss, the right one.
+    for auth in [None, Some("Bearer nope"), Some(&format!("Bearer {}x", KEY)[..]), Some(&format!("Basic {KEY}")[..])] {
+        let mut req = c.get(format!("{}/v1/info", w.base));
+        if let Some(a) = auth {
+            req = req.header("authorization", a);
+        }
+        let res = req.send().await.unwrap();
+        assert_eq!(res.status(), 401, "{auth:?}");
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["error"]["kind"], "unauthorized");
+    }
+    let info: Value = c.get(format!("{}/v1/info", w.base)).bearer_auth(KEY).send().await.unwrap().json().await.unwrap();
+    let config: Value = serde_json::from_slice(&std::fs::read(model_dir().join("config.json")).unwrap()).unwrap();
+    assert_eq!(info["sha256"], config["model_sha256"], "the hash the browser compares");
+    assert_eq!(info["labels"], json!(["entailment", "neutral", "contradiction"]));
+    assert_eq!(info["backend"], "cpu");
+    assert_eq!(c.get(format!("{}/metrics", w.base)).send().await.unwrap().status(), 401);
+    let metrics = c.get(format!("{}/metrics", w.base)).bearer_auth(KEY).send().await.unwrap().text().await.unwrap();
+    assert!(metrics.contains("citelens_worker_rejected_requests_total{reason=\"unauthorized\"} 5"), "{metrics}");
+    assert!(metrics.contains("citelens_worker_http_requests_total{route=\"/v1/info\",status=\"200\"} 1"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn cors_allow_list_with_the_authorization_header() {
+    let w = start(Limits::default(), vec!["http://127.0.0.1:9000".into()], Duration::from_millis(10)).await;
+    let c = client();
+    let preflight = |origin: &'static str| {
+        c.request(reqwest::Method::OPTIONS, format!("{}/v1/verify", w.base))
+            .header("origin", origin)
+            .header("access-control-request-method", "POST")
+            .header("access-control-request-headers", "authorization,content-type")
+            .send()
+    };
+    let ok = preflight("http://127.0.0.1:9000").await.unwrap();
+    assert_eq!(ok.headers()["access-control-allow-origin"], "http://127.0.0.1:9000");
+    let allowed = ok.headers()["access-control-allow-headers"].to_str().unwrap().to_ascii_lowercase();
+    assert!(allowed.contains("authorization") && allowed.contains("content-type"), "{allowed}");
+    assert!(ok.headers().get("access-control-allow-credentials").is_none());
+    let other = preflight("https://evil.example").await.unwrap();
+    assert!(other.headers().get("access-control-allow-origin").is_none(), "an origin not listed gets no CORS grant");
+    // `*` is refused at start-up.
+    let config_state = w.state.clone();
+    assert!(citelens_worker::router(config_state, &["*".to_string()]).is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn body_limit_queue_of_one_and_deadline() {
+    let limits = Limits { max_body_bytes: 200_000, queue_pairs: 1, deadline: Duration::from_secs(60), ..Limits::default() };
+    let w = start(limits, vec![], Duration::from_millis(10)).await;
+    let c = client();
+    // 413, typed.
+    let big = json!({ "pairs": [{ "premise": "x".repeat(300_000), "hypothesis": "y" }] });
+    let res = c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&big).send().await.unwrap();
+    assert_eq!(res.status(), 413);
+    assert_eq!(res.json::<Value>().await.unwrap()["error"]["kind"], "too_large");
+    // More pairs than the queue can ever hold: a bad request, not "try later".
+    let two = json!({ "pairs": [{ "premise": "a", "hypothesis": "b" }, { "premise": "c", "hypothesis": "d" }] });
+    assert_eq!(c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&two).send().await.unwrap().status(), 400);
+    // A queue of one: while a slow pair is scored, the next request is turned away with Retry-After.
+    let slow = json!({ "pairs": [{ "premise": slow_premise(), "hypothesis": "The committee discussed the harbour." }] });
+    let first = tokio::spawn({
+        let (c, url) = (c.clone(), format!("{}/v1/nli", w.base));
+        async move { c.post(url).bearer_auth(KEY).json(&slow).send().await.unwrap() }
+    });
+    while w.state.batcher.queued() == 0 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let one = json!({ "pairs": [{ "premise": "A man plays a guitar.", "hypothesis": "A man plays music." }] });
+    let busy = c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&one).send().await.unwrap();
+    assert_eq!(busy.status(), 429);
+    assert_eq!(busy.headers()["retry-after"], "1");
+    assert_eq!(busy.json::<Value>().await.unwrap()["error"]["kind"], "busy");
+    let done: Value = first.await.unwrap().json().await.unwrap();
+    assert!(done["results"][0]["entailment"].as_f64().unwrap() > 0.5, "{done}");
+    // Room again.
+    assert_eq!(c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&one).send().await.unwrap().status(), 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn deadline_gives_503_and_abandoned_pairs_never_reach_the_model() {
+    let limits = Limits { deadline: Duration::from_millis(300), ..Limits::default() };
+    let w = start(limits, vec![], Duration::from_millis(10)).await;
+    let c = client();
+    let slow = json!({ "pairs": [{ "premise": slow_premise(), "hypothesis": "The committee discussed the harbour." }] });
+    let res = c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&slow).send().await.unwrap();
+    assert_eq!(res.status(), 503);
+    assert_eq!(res.json::<Value>().await.unwrap()["error"]["kind"], "deadline");
+    // The model is still on that pair (its batch was already running); pairs sent now wait behind it,
+    // and their client gives up: they must be dropped, not scored.
+    let short = reqwest::Client::builder().timeout(Duration::from_millis(100)).build().unwrap();
+    let five: Vec<Value> = (0..5).map(|i| json!({ "premise": format!("Room {i} shows maps."), "hypothesis": "The room shows maps." })).collect();
+    assert!(short.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&json!({ "pairs": five })).send().await.is_err());
+    let metrics_after = || async {
+        for _ in 0..200 {
+            let m = c.get(format!("{}/metrics", w.base)).bearer_auth(KEY).send().await.unwrap().text().await.unwrap();
+            if w.state.batcher.queued() == 0 {
+                return m;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the queue never drained");
+    };
+    let m = metrics_after().await;
+    let abandoned = w.state.metrics.abandoned_pairs.get() + w.state.metrics.late_pairs.get();
+    assert_eq!(abandoned, 5, "{m}");
+    assert_eq!(w.state.metrics.pairs_scored.get(), 1, "only the slow pair reached the model");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn verify_and_nli_equal_the_engine_and_the_model() {
+    let w = start(Limits::default(), vec![], Duration::from_millis(10)).await;
+    let c = client();
+    let model = NliModel::from_dir(model_dir()).unwrap();
+    let engine = Engine::new(model);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cases = std::fs::read_to_string(root.join("tests/fixtures/cases.jsonl")).unwrap();
+    let mut inputs: Vec<Value> = cases.lines().filter(|l| !l.trim().is_empty()).take(6).map(|l| {
+        let row: Value = serde_json::from_str(l).unwrap();
+        row.get("input").cloned().unwrap_or(row)
+    }).collect();
+    // A long document, found post hoc.
+    let doc = std::fs::read_to_string(root.join("tests/fixtures/long_document/answer_pmc101395.txt")).unwrap();
+    inputs.push(json!({ "answer": "Diclofenac did not alter the formation of codeine-6-glucuronide.", "citations": [{ "id": "1", "document": format!("Background.\n\n{doc}\n\nOther findings were not reported.") }] }));
+    // Sent at once: their pairs share batches, and each still gets its own report.
+    let mut tasks = Vec::new();
+    for input in &inputs {
+        let (c, url, body) = (c.clone(), format!("{}/v1/verify", w.base), input.clone());
+        tasks.push(tokio::spawn(async move { c.post(url).bearer_auth(KEY).json(&body).send().await.unwrap().json::<Value>().await.unwrap() }));
+    }
+    for (input, task) in inputs.iter().zip(tasks) {
+        let mut got = task.await.unwrap();
+        assert_eq!(got["computed_on"], "worker", "{got}");
+        got.as_object_mut().unwrap().remove("computed_on");
+        let parsed = Input::from_json(&input.to_string()).unwrap();
+        let want: Value = serde_json::from_str(&serde_json::to_string(&engine.verify(&parsed).unwrap()).unwrap()).unwrap();
+        // Equal apart from float rounding: a pair batched with other requests' pairs is padded
+        // differently, which moves probabilities in the sixth decimal.
+        close(&got, &want, "report");
+    }
+    let pairs = vec![("A man is playing a guitar on a stage.", "A man is playing music."), ("A man is playing a guitar on a stage.", "A woman is playing the drums."), ("The tower is 330 metres tall.", "The tower is 500 metres tall.")];
+    let body = json!({ "pairs": pairs.iter().map(|(p, h)| json!({ "premise": p, "hypothesis": h })).collect::<Vec<_>>() });
+    let got: Value = c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&body).send().await.unwrap().json().await.unwrap();
+    let want = engine_model_probs(&pairs);
+    for (i, (g, (e, n, k))) in got["results"].as_array().unwrap().iter().zip(want).enumerate() {
+        for (name, v) in [("entailment", e), ("neutral", n), ("contradiction", k)] {
+            assert!((g[name].as_f64().unwrap() - v as f64).abs() < 1e-5, "pair {i} {name}: {g} vs {v}");
+        }
+    }
+}
+
+fn engine_model_probs(pairs: &[(&str, &str)]) -> Vec<(f32, f32, f32)> {
+    let model = NliModel::from_dir(model_dir()).unwrap();
+    model.predict_batch(pairs).into_iter().map(|r| {
+        let p = r.unwrap().probabilities;
+        (p.entailment, p.neutral, p.contradiction)
+    }).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn shutdown_turns_readiness_off_first() {
+    let mut w = start(Limits::default(), vec![], Duration::from_millis(800)).await;
+    let c = client();
+    assert_eq!(c.get(format!("{}/health/ready", w.base)).send().await.unwrap().status(), 200);
+    w.stop.take().unwrap().send(()).unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Draining: not ready, still alive and answering.
+    let ready = c.get(format!("{}/health/ready", w.base)).send().await.unwrap();
+    assert_eq!(ready.status(), 503);
+    assert_eq!(ready.json::<Value>().await.unwrap()["error"]["kind"], "not_ready");
+    assert_eq!(c.get(format!("{}/health/live", w.base)).send().await.unwrap().status(), 200);
+    tokio::time::timeout(Duration::from_secs(10), w.done).await.expect("the server stops after draining").unwrap();
+}

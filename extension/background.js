@@ -99,7 +99,9 @@ async function verifyForTab(msg, tab) {
   try {
     await ensureOffscreen();
     const permitted = await permittedOrigins(msg.citations);
-    const request = { target: "offscreen", type: "verify", tabId, key: msg.key, question: msg.question, answer: msg.answer, citations: msg.citations, permitted };
+    const { settings = {} } = await chrome.storage.local.get("settings");
+    const worker = settings.workerUrl ? { workerUrl: settings.workerUrl, workerToken: settings.workerToken } : null;
+    const request = { target: "offscreen", type: "verify", tabId, key: msg.key, question: msg.question, answer: msg.answer, citations: msg.citations, permitted, settings: worker };
     let res = await chrome.runtime.sendMessage(request).catch(() => null);
     if (!res) {
       // The document went away (Chrome may close it, or this worker restarted): create it again, once.

@@ -1,10 +1,29 @@
 // The offscreen document: the engine (the page's worker pool and model, as packaged files) and the
 // reader of cited pages. It answers the service worker only (`target: "offscreen"`).
-import { load, verify } from "./citelens/citelens.js";
+import { load, verify, connectWorker } from "./citelens/citelens.js";
 import { readPages } from "./reader.js";
 
 const loading = load({ onProgress: () => {} });
 loading.catch(() => {}); // reported by the verification that needs it
+
+/** Seconds before a worker that failed is tried again. */
+const WORKER_RETRY_MS = 30000;
+let remote = null; // {key, connecting: Promise, failedAt}
+
+/** The configured citelens-worker (settings: workerUrl, workerToken), connected once per setting. */
+function remoteFor(settings) {
+  if (!settings?.workerUrl) return null;
+  const key = `${settings.workerUrl}\u0000${settings.workerToken || ""}`;
+  if (!remote || remote.key !== key || (remote.failedAt && Date.now() - remote.failedAt > WORKER_RETRY_MS)) {
+    const entry = { key, failedAt: 0 };
+    entry.connecting = connectWorker({ worker: settings.workerUrl, token: settings.workerToken }).catch((e) => {
+      entry.failedAt = Date.now();
+      return { error: String(e.message || e) };
+    });
+    remote = entry;
+  }
+  return remote.connecting;
+}
 
 async function verifyAnswer(msg) {
   const started = performance.now();
@@ -23,9 +42,22 @@ async function verifyAnswer(msg) {
   const read = performance.now();
   const input = { answer: msg.answer, citations };
   if (msg.question) input.question = msg.question;
-  const info = await loading;
   let report;
-  if (citations.length) {
+  let fallback = null;
+  const worker = await remoteFor(msg.settings);
+  if (worker && !worker.error && citations.length) {
+    try {
+      report = await worker.verify(input);
+    } catch (e) {
+      fallback = `the citelens worker failed (${e.message}); checked in the browser instead`;
+    }
+  } else if (worker?.error) {
+    fallback = `${worker.error}; checked in the browser instead`;
+  }
+  const info = await loading;
+  if (report) {
+    // Computed by the worker (report.computed_on says so).
+  } else if (citations.length) {
     report = await verify(input, {
       onProgress: (progress) => chrome.runtime.sendMessage({ type: "progress", tabId: msg.tabId, key: msg.key, progress }).catch(() => {}),
     });
@@ -36,7 +68,7 @@ async function verifyAnswer(msg) {
   // The side panel shows the answer and its sources, not the pages' full text.
   const shown = { ...input, citations: citations.map(({ document, ...rest }) => ({ ...rest, text: undefined })) };
   const done = performance.now();
-  const timings = { readMs: Math.round(read - started), verifyMs: Math.round(done - read), pairs: report.pairs_scored, mode: info.mode, workers: info.workers ?? 1 };
+  const timings = { readMs: Math.round(read - started), verifyMs: Math.round(done - read), pairs: report.pairs_scored, mode: info.mode, workers: info.workers ?? 1, computedOn: report.computed_on, fallback };
   return { report, sources, input: shown, timings };
 }
 

@@ -83,7 +83,9 @@ function render(state, focus) {
       sec.append(lens);
       lens.showReport({ answer: a.answer, citations: (a.sources || []).map((s) => ({ id: s.id, url: s.url, title: s.title || s.url })) }, a.report);
       sec.append(el("h4", { text: "Evidence" }), evidenceList(a));
-      sec.append(el("div", { class: "muted", text: `checked in ${(a.ms / 1000).toFixed(1)} s on this computer` }));
+      const where = a.report.computed_on === "worker" ? "by your citelens worker" : "in this browser";
+      sec.append(el("div", { class: "muted computed-on", "data-computed-on": a.report.computed_on || "browser", text: `checked in ${(a.ms / 1000).toFixed(1)} s ${where}` }));
+      if (a.timings?.fallback) sec.append(el("p", { class: "notice", text: a.timings.fallback }));
     } else if (a.status === "error") {
       sec.append(el("p", { class: "notice", text: `Could not check this answer: ${a.message}` }));
     } else {

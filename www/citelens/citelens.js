@@ -205,19 +205,103 @@ class PageBackend {
   }
 }
 
+/**
+ * A citelens-worker (issue 15) as the backend: reports are computed there. Accepted only when it is
+ * ready and serves the expected model (its `/v1/info` sha256 equals `sha256`: by default the model this
+ * page would load itself), so a verdict never silently comes from another model.
+ */
+class RemoteBackend {
+  constructor(url, token) {
+    this.url = String(url).replace(/\/+$/, "");
+    this.token = token || "";
+  }
+  async call(path, init = {}) {
+    let res;
+    try {
+      res = await fetch(`${this.url}${path}`, { ...init, headers: { ...(init.headers || {}), ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) } });
+    } catch (e) {
+      throw new CitelensError("fetch", `the citelens worker at ${this.url} cannot be reached: ${e.message}`);
+    }
+    if (!res.ok) {
+      let message = `HTTP ${res.status}`;
+      try {
+        message = (await res.json()).error?.message || message;
+      } catch {}
+      throw new CitelensError(res.status === 413 ? "input" : "verify", `the citelens worker answered: ${message}`);
+    }
+    return res;
+  }
+  async load(sha256) {
+    await this.call("/health/ready");
+    const info = await (await this.call("/v1/info")).json();
+    if (sha256 && info.sha256 !== sha256) {
+      throw new CitelensError("hash", `the citelens worker serves model ${info.model} (sha256 ${String(info.sha256).slice(0, 12)}…), not the expected ${sha256.slice(0, 12)}…`);
+    }
+    return { model: info.model, bytes: 0, cached: false, loadMs: 0, mode: "remote", backend: info.backend, workerUrl: this.url };
+  }
+  async verify(input, onSentence) {
+    const res = await this.call("/v1/verify", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
+    const report = await res.json();
+    onSentence?.(report, report.sentences.length, report.sentences.length);
+    return report;
+  }
+}
+
+/** The sha256 the model folder's config.json names (what a worker must serve to be used). */
+async function expectedModelSha(modelBase) {
+  try {
+    const res = await fetch(new URL("config.json", modelBase));
+    return res.ok ? (await res.json()).model_sha256 || null : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Connects to a citelens-worker (`{worker: URL, token, workerSha256?, modelBase?}`): resolves to
+ * `{info, verify(input, onSentence)}` once it is ready and serves the expected model; rejects with a
+ * CitelensError otherwise. `load()` uses it; the extension's offscreen document too.
+ */
+export async function connectWorker(options) {
+  const remote = new RemoteBackend(options.worker, options.token);
+  const modelBase = new URL(options.modelBase || DEFAULT_MODEL_BASE, document.baseURI);
+  remote.info = await remote.load(options.workerSha256 || (await expectedModelSha(modelBase)));
+  return remote;
+}
+
 let state = null; // { backend, ready: Promise<info>, mode }
 
 /**
  * Loads the model once (later calls share it). Options: `modelBase` (URL of the model folder),
  * `worker` (false forces the single-threaded fallback), `workers` (how many Web Workers score pairs
  * in parallel; default: the number of cores, at most 4), `onProgress({stage, loaded, total, cached})`.
- * Resolves to `{model, bytes, cached, loadMs, mode}`.
+ * `worker` may instead be the URL of a citelens-worker (with `token`, and `workerSha256` when it serves a
+ * model of your own): reports are then computed there, and the page falls back to verifying by itself
+ * when the worker is unreachable, not ready or serves another model.
+ * Resolves to `{model, bytes, cached, loadMs, mode}` (`mode`: "worker", "page" or "remote"; `fallback`:
+ * why a configured citelens-worker is not used).
  */
 export function load(options = {}) {
   if (state) return state.ready;
   const modelBase = new URL(options.modelBase || DEFAULT_MODEL_BASE, document.baseURI);
   const onProgress = options.onProgress || (() => {});
   const start = async () => {
+    let fallback = null;
+    if (typeof options.worker === "string" && options.worker) {
+      // A configured citelens-worker first; when it is down, not ready or serves another model, the
+      // page verifies by itself and `info.fallback` says why.
+      try {
+        const remote = await connectWorker({ ...options, modelBase });
+        state.backend = remote;
+        return remote.info;
+      } catch (e) {
+        fallback = e.message;
+      }
+    }
+    const local = await startLocal();
+    return fallback ? { ...local, fallback } : local;
+  };
+  const startLocal = async () => {
     if (options.worker !== false && typeof Worker !== "undefined") {
       try {
         const size = Math.max(1, Math.min(options.workers ?? navigator.hardwareConcurrency ?? 1, 4));
@@ -252,7 +336,10 @@ export async function verify(input, { onSentence, onProgress } = {}) {
     throw new CitelensError("input", "verify(input) needs an object with a string `answer`");
   }
   await load();
-  return state.backend.verify(input, onSentence, onProgress);
+  const report = await state.backend.verify(input, onSentence, onProgress);
+  // Where it was computed: the worker's reports say "worker" themselves.
+  report.computed_on ??= "browser";
+  return report;
 }
 
 /**

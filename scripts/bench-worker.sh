@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Issue 15's CPU figures, on this machine, in one run (release builds):
+#  1. pairs/s of the same 1,024 pairs through `citelens nli` (one process, model load excluded) and
+#     through citelens-worker's /v1/nli from 16 concurrent clients (citelens-load), with p50/p99;
+#  2. /v1/verify of a three-sentence cited answer from 16 concurrent clients: p50/p99.
+#   bash scripts/bench-worker.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -q -p citelens-cli -p citelens-worker
+out=target/bench-worker
+mkdir -p "$out"
+python3 - "$out" <<'PY'
+import json, sys
+pairs = json.load(open("tests/fixtures/handmade_pairs.json"))
+rows = [pairs[i % len(pairs)] for i in range(1024)]
+with open(f"{sys.argv[1]}/pairs.jsonl", "w") as f:
+    for p, h in rows:
+        f.write(json.dumps({"premise": p, "hypothesis": h}) + "\n")
+json.dump(rows, open(f"{sys.argv[1]}/pairs.json", "w"))
+with open(f"{sys.argv[1]}/one.jsonl", "w") as f:
+    f.write(json.dumps({"premise": rows[0][0], "hypothesis": rows[0][1]}) + "\n")
+PY
+cat > "$out/answer.json" <<'JSON'
+{"question": "Tell me about the Eiffel Tower.", "answer": "The Eiffel Tower stands on the Champ de Mars in Paris [1]. It was completed in 1889 [1]. It is 330 metres tall [2].", "citations": [{"id": "1", "text": "The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris, France. Constructed from 1887 to 1889, it was the centrepiece of the 1889 World's Fair."}, {"id": "2", "text": "The tower is 330 metres tall, about the same height as an 81-storey building, and the tallest structure in Paris."}]}
+JSON
+echo "bench-key-$(date +%s%N)" > "$out/keys.txt"
+now() { date +%s.%N; }
+# The CLI: the same pairs, in one process; the model's load time (one pair) is taken off.
+t0=$(now); target/release/citelens nli --input "$out/one.jsonl" > /dev/null; t1=$(now)
+target/release/citelens nli --input "$out/pairs.jsonl" --chunk 64 > /dev/null; t2=$(now)
+python3 -c "
+load=$t1-$t0; total=$t2-$t1
+print(f'citelens nli: 1024 pairs in {total:.2f} s, {total-load:.2f} s without the model load ({load:.2f} s): {1024/(total-load):.1f} pairs/s')
+" | tee "$out/cli.txt"
+port=$((20000 + RANDOM % 20000))
+target/release/citelens-worker --listen 127.0.0.1:$port --keys-file "$out/keys.txt" --backend cpu > "$out/worker.log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/health/ready" > /dev/null && break; sleep 0.1; done
+target/release/citelens-load --url "http://127.0.0.1:$port" --token-file "$out/keys.txt" --clients 16 --requests 8 --pairs-per-request 8 --pairs "$out/pairs.json" --pid $pid | tee "$out/worker.txt"
+target/release/citelens-load --url "http://127.0.0.1:$port" --token-file "$out/keys.txt" --clients 16 --requests 4 --verify "$out/answer.json" --pid $pid
+python3 -c "
+import re
+cli=float(re.search(r'([\d.]+) pairs/s', open('$out/cli.txt').read()).group(1))
+w=float(re.search(r'([\d.]+) pairs/s', open('$out/worker.txt').read()).group(1))
+print(f'worker / CLI pairs/s: {w/cli:.2f}x')
+"

@@ -6,6 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startSites } from "./server.mjs";
 import { launchWithExtension, waitForOverlay, overlayState, tabIdOf } from "./launch.mjs";
+import { startWorker } from "../browser/worker-process.mjs";
 
 let sites;
 let browser;
@@ -263,6 +264,39 @@ test("hostile answers and cited pages: nothing in them runs, loads or gets injec
     await new Promise((r) => setTimeout(r, 500));
     assert.deepEqual(sites.pwned, [], "no hostile fetch reached the server");
   } finally {
+    await page.close();
+  }
+});
+
+test("with a citelens worker in the settings, the report is computed there; a worker that is down is said, and the browser checks", async () => {
+  const worker = await startWorker({ cors: [`chrome-extension://${browser.extensionId}`] });
+  const page = await browser.context.newPage();
+  try {
+    await browser.worker.evaluate((s) => chrome.storage.local.set({ settings: s }), { workerUrl: worker.url, workerToken: worker.token });
+    await page.goto(sites.url("search.brave.com", "/search?q=worker"));
+    await waitForOverlay(page);
+    const { tabId, state } = await tabState(page);
+    const a = Object.values(state.answers)[0];
+    assert.equal(a.report.computed_on, "worker");
+    assert.equal(a.timings.fallback, null);
+    const { highlights } = await overlayState(page);
+    assert.ok(highlights["citelens-supported"]?.some((t) => t.startsWith("The Eiffel Tower stands")));
+    const panel = await browser.context.newPage();
+    await panel.goto(`chrome-extension://${browser.extensionId}/sidepanel.html?tab=${tabId}`);
+    await panel.waitForSelector(".computed-on");
+    assert.equal(await panel.getAttribute(".computed-on", "data-computed-on"), "worker");
+    assert.match(await panel.textContent(".computed-on"), /by your citelens worker/);
+    await panel.close();
+    // The worker goes away: the next answer is checked in the browser, and the report says why.
+    await worker.stop();
+    await page.goto(sites.url("search.brave.com", "/search?q=worker-down"));
+    await waitForOverlay(page);
+    const after = Object.values((await tabState(page)).state.answers)[0];
+    assert.equal(after.report.computed_on, "browser");
+    assert.match(after.timings.fallback, /checked in the browser instead/);
+  } finally {
+    await browser.worker.evaluate(() => chrome.storage.local.remove("settings"));
+    await worker.stop().catch(() => {});
     await page.close();
   }
 });

@@ -19,6 +19,12 @@ grep -q "wasm_bindgen = \"$want\"" Trunk.toml || { echo "setup-web: Trunk.toml [
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/onnxruntime-web ] || [ ! -d node_modules/pdfjs-dist ] || [ ! -d node_modules/@mozilla/readability ]; then
   npm ci --no-audit --no-fund
 fi
+# nginx: the worker's load test balances two replicas with it (deploy/nginx/).
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+  if [ "$(id -u)" = 0 ]; then apt-get install -y nginx-light || { apt-get update && apt-get install -y nginx-light; }
+  else sudo apt-get install -y nginx-light; fi
+fi
+export PATH="$PATH:/usr/sbin"
 if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ]; then apt-get install -y chromium chromium-driver || { apt-get update && apt-get install -y chromium chromium-driver; }
   else sudo apt-get install -y chromium chromium-driver; fi

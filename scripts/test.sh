@@ -13,6 +13,9 @@ source scripts/setup-web.sh
 echo "== cargo test (native)"
 cargo test --workspace 2>&1
 
+echo "== citelens-worker under load: two replicas behind nginx, deliberate 429s, flat memory"
+bash scripts/test-worker-load.sh 2>&1
+
 echo "== training code checks (python, stdlib only)"
 python3 -m unittest discover -s training/tests -v 2>&1
 

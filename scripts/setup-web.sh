@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing the browser app needs, skipping what is already there:
 # the wasm32 target, Trunk 0.21.14 and wasm-bindgen-cli (crates.io), binaryen's wasm-opt, Playwright
-# and onnxruntime-web (npm, from package-lock.json), Chromium and ChromeDriver (Debian).
+# and onnxruntime-web (npm, from package-lock.json), Chromium, ChromeDriver and nginx (Debian).
 # Source it (it puts node_modules/.bin first on PATH).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

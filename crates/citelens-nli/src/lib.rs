@@ -17,6 +17,7 @@ pub use config::{Limits, ModelConfig, FOUR_WAY_LABELS, LABELS};
 pub use error::{NliError, Result, Side};
 pub use tokenize::{window_spans, Sequence, Window};
 
+pub use runtime::Device;
 use runtime::Runtime;
 use tokenize::PairEncoder;
 
@@ -78,9 +79,14 @@ pub struct NliModel {
 impl NliModel {
     /// Loads from bytes: the model file, `tokenizer.json` and `config.json` (the browser fetches them).
     pub fn from_bytes(onnx: &[u8], tokenizer_json: &[u8], config_json: &[u8]) -> Result<Self> {
+        Self::from_bytes_on(onnx, tokenizer_json, config_json, Device::Cpu)
+    }
+
+    /// The same, on `device` (an error when it is not usable: the caller decides to fall back).
+    pub fn from_bytes_on(onnx: &[u8], tokenizer_json: &[u8], config_json: &[u8], device: Device) -> Result<Self> {
         let config = ModelConfig::from_json(config_json)?;
         let encoder = PairEncoder::from_bytes(tokenizer_json)?;
-        let runtime = Runtime::from_onnx_bytes(onnx, LABELS.len())?;
+        let runtime = Runtime::from_onnx_bytes_on(onnx, LABELS.len(), device)?;
         Ok(NliModel { config, encoder, runtime })
     }
 

@@ -15,8 +15,15 @@ pub const FOUR_WAY_LABELS: usize = 4;
 /// Labels of the optional `evidence` output: not evidence, evidence.
 pub const EVIDENCE_LABELS: usize = 2;
 
+/// Where the graph runs. CUDA needs the `cuda` feature (tract-cuda) and a usable GPU and driver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Device {
+    Cpu,
+    Cuda,
+}
+
 pub struct Runtime {
-    plan: Arc<TypedRunnableModel>,
+    plan: Arc<dyn Runnable>,
     /// Position of each of INPUT_NAMES among the model's inputs.
     order: [usize; 3],
     labels: usize,
@@ -35,7 +42,7 @@ pub struct RowLogits {
 }
 
 impl Runtime {
-    pub fn from_onnx_bytes(onnx: &[u8], labels: usize) -> Result<Self> {
+    pub fn from_onnx_bytes_on(onnx: &[u8], labels: usize, device: Device) -> Result<Self> {
         let load = |e: TractError| NliError::ModelLoad(format!("{e:#}"));
         let mut model = tract_onnx::onnx()
             .with_ignore_value_info(true)
@@ -90,7 +97,10 @@ impl Runtime {
                 }
             }
         }
-        let plan = typed.into_optimized().map_err(load)?.into_runnable().map_err(load)?;
+        let plan: Arc<dyn Runnable> = match device {
+            Device::Cpu => Arc::new(typed.into_optimized().map_err(load)?.into_runnable().map_err(load)?),
+            Device::Cuda => cuda_plan(typed)?,
+        };
         Ok(Runtime { plan, order, labels, four_way, evidence })
     }
 
@@ -148,4 +158,21 @@ impl Runtime {
         let evidence = head(self.evidence, EVIDENCE_LABELS, "evidence")?;
         Ok(nli.into_iter().zip(four).zip(evidence).map(|((nli, four_way), evidence)| RowLogits { nli, four_way, evidence }).collect())
     }
+}
+
+/// The graph prepared by tract-cuda's runtime (its transform, optimisation and device memory plan);
+/// an error when the CUDA libraries or a GPU are missing, so the caller can fall back to the CPU.
+#[cfg(feature = "cuda")]
+fn cuda_plan(typed: TypedModel) -> Result<Arc<dyn Runnable>> {
+    let unusable = |e: TractError| NliError::ModelLoad(format!("CUDA is not usable here: {e:#}"));
+    tract_cuda::utils::ensure_cuda_runtime_dependencies("the CUDA runtime libraries were not found").map_err(unusable)?;
+    let runtime = tract_onnx::tract_core::runtime::runtime_for_name("cuda")
+        .map_err(unusable)?
+        .ok_or_else(|| NliError::ModelLoad("tract-cuda's runtime is not registered".into()))?;
+    Ok(Arc::from(runtime.prepare(typed).map_err(unusable)?))
+}
+
+#[cfg(not(feature = "cuda"))]
+fn cuda_plan(_typed: TypedModel) -> Result<Arc<dyn Runnable>> {
+    Err(NliError::ModelLoad("this build has no CUDA backend (build with the `cuda` feature)".into()))
 }

@@ -54,8 +54,18 @@ pub fn load(dir: &Path, choice: BackendChoice) -> anyhow::Result<Loaded> {
     if let Some(want) = &config.model_sha256 {
         anyhow::ensure!(want.eq_ignore_ascii_case(&sha256), "{} has sha256 {sha256}, config.json expects {want}", onnx_path.display());
     }
-    let backend = pick(choice);
-    let model = citelens_nli::NliModel::from_bytes(&onnx, &tokenizer, &config_json).context("loading the model")?;
+    let on_cpu = || citelens_nli::NliModel::from_bytes(&onnx, &tokenizer, &config_json).context("loading the model");
+    let (model, backend) = match choice {
+        BackendChoice::Cpu => (on_cpu()?, Backend::Cpu),
+        BackendChoice::Auto | BackendChoice::Cuda => match citelens_nli::NliModel::from_bytes_on(&onnx, &tokenizer, &config_json, citelens_nli::Device::Cuda) {
+            Ok(m) => (m, Backend::Cuda),
+            Err(e) => {
+                // One line, then the CPU: a worker without a GPU still serves.
+                eprintln!("citelens-worker: no usable GPU ({e}); running on the CPU");
+                (on_cpu()?, Backend::Cpu)
+            }
+        },
+    };
     Ok(Loaded {
         name: config.name.clone(),
         sha256,
@@ -64,14 +74,4 @@ pub fn load(dir: &Path, choice: BackendChoice) -> anyhow::Result<Loaded> {
         model: Arc::new(model),
         backend,
     })
-}
-
-fn pick(choice: BackendChoice) -> Backend {
-    match choice {
-        BackendChoice::Cpu => Backend::Cpu,
-        BackendChoice::Auto | BackendChoice::Cuda => {
-            eprintln!("citelens-worker: this build has no CUDA backend (build with --features cuda); running on the CPU");
-            Backend::Cpu
-        }
-    }
 }

@@ -32,3 +32,6 @@ node --test --test-concurrency=1 tests/browser/ 2>&1
 echo "== browser extension (scripts/build-extension.sh; headless Chromium with the unpacked extension)"
 bash scripts/build-extension.sh 2>&1
 node --test --test-concurrency=1 tests/extension/ 2>&1
+
+echo "== citelens-worker's cuda feature: builds without a GPU, falls back to the CPU with one line"
+bash scripts/test-worker-cuda.sh 2>&1

@@ -13,7 +13,8 @@ pub const EVIDENCE_LABELS: [&str; 2] = ["not_evidence", "evidence"];
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ModelConfig {
     pub name: String,
-    /// Output order of the logits; must be entailment, neutral, contradiction.
+    /// The model's output labels in its own order: entailment, neutral and contradiction, each once, in
+    /// any order and case (a model of one's own keeps its export; `label_order` maps it onto ours).
     pub labels: Vec<String>,
     /// Tokens per sequence, special tokens included.
     pub max_length: usize,
@@ -80,6 +81,23 @@ fn default_tokenizer_file() -> String {
 }
 
 impl ModelConfig {
+    /// Where entailment, neutral and contradiction (LABELS' order) sit among the model's outputs.
+    pub fn label_order(&self) -> Result<[usize; 3]> {
+        let wrong = || NliError::Config(format!("labels must name {LABELS:?} once each (any order, any case), found {:?}", self.labels));
+        if self.labels.len() != LABELS.len() {
+            return Err(wrong());
+        }
+        let mut order = [0; 3];
+        for (k, want) in LABELS.iter().enumerate() {
+            let found: Vec<usize> = self.labels.iter().enumerate().filter(|(_, l)| l.trim().eq_ignore_ascii_case(want)).map(|(i, _)| i).collect();
+            match found[..] {
+                [one] => order[k] = one,
+                _ => return Err(wrong()),
+            }
+        }
+        Ok(order)
+    }
+
     pub fn from_json(bytes: &[u8]) -> Result<Self> {
         let cfg: ModelConfig = serde_json::from_slice(bytes).map_err(|e| NliError::Config(e.to_string()))?;
         cfg.validate()?;
@@ -97,9 +115,7 @@ impl ModelConfig {
                 return Err(NliError::Config(format!("evidence_labels must be {EVIDENCE_LABELS:?}, found {l:?}")));
             }
         }
-        if self.labels.iter().map(String::as_str).ne(LABELS) {
-            return Err(NliError::Config(format!("labels must be {LABELS:?}, found {:?}", self.labels)));
-        }
+        self.label_order()?;
         if self.max_length < 16 || self.max_hypothesis_tokens + 8 > self.max_length {
             return Err(NliError::Config(format!(
                 "max_length {} must exceed max_hypothesis_tokens {} by at least 8",
@@ -117,5 +133,26 @@ impl ModelConfig {
             return Err(NliError::Config("limits.max_batch and limits.max_windows must be positive".into()));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_labels(labels: &[&str]) -> ModelConfig {
+        let mut c: ModelConfig = serde_json::from_str(include_str!("../../../models/citelens-nli-minilm/config.json")).unwrap();
+        c.labels = labels.iter().map(|s| s.to_string()).collect();
+        c
+    }
+
+    #[test]
+    fn a_models_own_label_order_maps_onto_ours() {
+        assert_eq!(with_labels(&["entailment", "neutral", "contradiction"]).label_order().unwrap(), [0, 1, 2]);
+        assert_eq!(with_labels(&["CONTRADICTION", "ENTAILMENT", "NEUTRAL"]).label_order().unwrap(), [1, 2, 0]);
+        assert_eq!(with_labels(&["contradiction", "neutral", "entailment"]).label_order().unwrap(), [2, 1, 0]);
+        for bad in [&["entailment", "entailment", "contradiction"][..], &["entailment", "neutral"], &["yes", "maybe", "no"], &["entailment", "neutral", "contradiction", "other"]] {
+            assert!(with_labels(bad).validate().is_err(), "{bad:?}");
+        }
     }
 }

@@ -72,6 +72,8 @@ pub struct Prediction {
 
 pub struct NliModel {
     config: ModelConfig,
+    /// `config.label_order()`: where entailment, neutral, contradiction sit among the outputs.
+    label_order: [usize; 3],
     encoder: PairEncoder,
     runtime: Runtime,
 }
@@ -87,7 +89,8 @@ impl NliModel {
         let config = ModelConfig::from_json(config_json)?;
         let encoder = PairEncoder::from_bytes(tokenizer_json)?;
         let runtime = Runtime::from_onnx_bytes_on(onnx, LABELS.len(), device)?;
-        Ok(NliModel { config, encoder, runtime })
+        let label_order = config.label_order()?;
+        Ok(NliModel { config, label_order, encoder, runtime })
     }
 
     /// Loads a model directory holding `config.json` and the files it names.
@@ -140,7 +143,11 @@ impl NliModel {
             let batch: Vec<&Sequence> = chunk.iter().map(seq).collect();
             match self.runtime.run(&batch) {
                 Ok(out) => {
-                    for (&(i, j), l) in chunk.iter().zip(out) {
+                    for (&(i, j), mut l) in chunk.iter().zip(out) {
+                        // The model's own label order onto ours (identity for the shipped model).
+                        if self.label_order != [0, 1, 2] {
+                            l.nli = self.label_order.iter().map(|&k| l.nli[k]).collect();
+                        }
                         logits[i][j] = Some(l);
                     }
                 }

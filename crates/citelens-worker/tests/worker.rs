@@ -24,8 +24,12 @@ fn model_dir() -> std::path::PathBuf {
 }
 
 async fn start(limits: Limits, cors: Vec<String>, drain: Duration) -> Running {
+    start_with(model_dir(), limits, cors, drain).await
+}
+
+async fn start_with(dir: std::path::PathBuf, limits: Limits, cors: Vec<String>, drain: Duration) -> Running {
     let config = Config {
-        model_dir: model_dir(),
+        model_dir: dir,
         keys: Keys::from_text(&format!("# test\n{KEY}\n")).unwrap(),
         cors: cors.clone(),
         backend: BackendChoice::Cpu,
@@ -263,4 +267,33 @@ async fn shutdown_turns_readiness_off_first() {
     assert_eq!(ready.json::<Value>().await.unwrap()["error"]["kind"], "not_ready");
     assert_eq!(c.get(format!("{}/health/live", w.base)).send().await.unwrap().status(), 200);
     tokio::time::timeout(Duration::from_secs(10), w.done).await.expect("the server stops after draining").unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_model_directory_with_its_own_label_order() {
+    // The shipped model, described as a model that outputs contradiction, entailment, neutral: the
+    // worker must map those outputs onto our labels (here, a rotation of the true probabilities).
+    let dir = std::env::temp_dir().join(format!("citelens-permuted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shipped = model_dir();
+    for f in ["model.onnx", "tokenizer.json"] {
+        std::fs::copy(shipped.join(f), dir.join(f)).unwrap();
+    }
+    let mut config: Value = serde_json::from_slice(&std::fs::read(shipped.join("config.json")).unwrap()).unwrap();
+    config["labels"] = json!(["CONTRADICTION", "ENTAILMENT", "NEUTRAL"]);
+    config["name"] = json!("permuted-labels");
+    std::fs::write(dir.join("config.json"), config.to_string()).unwrap();
+    let w = start_with(dir.clone(), Limits::default(), vec![], Duration::from_millis(10)).await;
+    let c = client();
+    let info: Value = c.get(format!("{}/v1/info", w.base)).bearer_auth(KEY).send().await.unwrap().json().await.unwrap();
+    assert_eq!(info["model"], "permuted-labels");
+    let pair = ("A man is playing a guitar on a stage.", "A man is playing music.");
+    let got: Value = c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&json!({ "pairs": [{ "premise": pair.0, "hypothesis": pair.1 }] })).send().await.unwrap().json().await.unwrap();
+    let (e, n, k) = engine_model_probs(&[pair])[0];
+    let r = &got["results"][0];
+    // Output 0 (really entailment) is now called contradiction, output 1 (neutral) entailment, output 2 (contradiction) neutral.
+    for (name, want) in [("contradiction", e), ("entailment", n), ("neutral", k)] {
+        assert!((r[name].as_f64().unwrap() - want as f64).abs() < 1e-5, "{name}: {r} vs {want}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -95,30 +95,31 @@ pub fn choose(pos: usize, candidates: &[(usize, Probs)], joint: Option<(&[usize]
 /// frequency, over the same stemmed content words): built once per document, asked per claim.
 pub struct Coverage {
     words: StemmedWords,
+    /// Each sentence's words (tokenized once, here: claims ask about candidates by index).
+    sentence_words: Vec<HashSet<String>>,
     sentences_with: HashMap<String, usize>,
-    sentences: usize,
 }
 
 impl Coverage {
     pub fn new(sentences: &[&str]) -> Coverage {
         let words = StemmedWords::default();
+        let sentence_words: Vec<HashSet<String>> = sentences.iter().map(|s| words.tokenize(s).into_iter().collect()).collect();
         let mut sentences_with: HashMap<String, usize> = HashMap::new();
-        for s in sentences {
-            for w in words.tokenize(s).into_iter().collect::<HashSet<_>>() {
-                *sentences_with.entry(w).or_default() += 1;
-            }
+        for w in sentence_words.iter().flatten() {
+            *sentences_with.entry(w.clone()).or_default() += 1;
         }
-        Coverage { words, sentences_with, sentences: sentences.len() }
+        Coverage { words, sentence_words, sentences_with }
     }
 
     fn weight(&self, term: &str) -> f32 {
-        let n = self.sentences as f32;
+        let n = self.sentence_words.len() as f32;
         let df = self.sentences_with.get(term).copied().unwrap_or(0) as f32;
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
     }
 
-    /// The claim's terms with their weights, and which of them each candidate names.
-    pub fn claim_terms(&self, claim: &str, candidates: &[&str]) -> ClaimTerms {
+    /// The claim's terms with their weights, and which of them each candidate (a sentence index)
+    /// names.
+    pub fn claim_terms(&self, claim: &str, candidates: &[usize]) -> ClaimTerms {
         let mut terms: Vec<String> = self.words.tokenize(claim);
         terms.sort();
         terms.dedup();
@@ -132,8 +133,8 @@ impl Coverage {
         let weights = terms.iter().map(|t| if pinning.contains(t) { self.weight(t) } else { 0.0 }).collect();
         let named = candidates
             .iter()
-            .map(|c| {
-                let words: HashSet<String> = self.words.tokenize(c).into_iter().collect();
+            .map(|&c| {
+                let words = &self.sentence_words[c];
                 (0..terms.len()).filter(|&i| words.contains(&terms[i])).collect()
             })
             .collect();
@@ -281,7 +282,7 @@ mod tests {
         let coverage = Coverage::new(&doc);
         // BM25's order: the wedding first.
         let order = [1usize, 0, 3, 4, 2];
-        let terms = coverage.claim_terms(claim, &order.iter().map(|&u| doc[u]).collect::<Vec<_>>());
+        let terms = coverage.claim_terms(claim, &order);
         let with = |ev: f32| Probs { evidence: Some(ev), ..p(0.4, 0.1) };
         let candidates: Vec<(usize, Probs)> = order.iter().map(|&u| (u, with(if u == 2 { 0.05 } else { 0.5 }))).collect();
         let t = Thresholds::default();
@@ -311,7 +312,7 @@ mod tests {
     #[test]
     fn only_names_and_numbers_of_the_claim_weigh() {
         let doc = ["Metformin lowered HbA1c in 2019.", "Patients received placebo tablets daily.", "Placebo was given to 400 patients."];
-        let terms = Coverage::new(&doc).claim_terms("Metformin significantly lowered HbA1c compared with placebo in 400 patients.", &doc);
+        let terms = Coverage::new(&doc).claim_terms("Metformin significantly lowered HbA1c compared with placebo in 400 patients.", &[0, 1, 2]);
         assert!(terms.total > 0.0);
         // The second sentence names only common words of the claim ("placebo", "patients").
         let gain = |i: usize| terms.named[i].iter().map(|&w| terms.weights[w]).sum::<f32>();

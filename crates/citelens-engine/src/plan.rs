@@ -383,7 +383,7 @@ impl Plan {
                     });
                     let units_of_source = &self.sources[ix].units;
                     let coverage = self.coverage.entry(ix).or_insert_with(|| evidence::Coverage::new(&units_of_source.iter().map(|u| u.resolved.as_str()).collect::<Vec<_>>()));
-                    let terms = coverage.claim_terms(&claim.text, &hits.iter().map(|&u| units_of_source[u].resolved.as_str()).collect::<Vec<_>>());
+                    let terms = coverage.claim_terms(&claim.text, &hits);
                     candidates.push(DocCandidates { pos, units, joint, terms });
                 }
                 w.claims.push(ClaimPlan {

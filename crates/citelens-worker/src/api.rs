@@ -180,14 +180,7 @@ pub async fn nli(State(st): State<Arc<AppState>>, body: Result<Json<NliRequest>,
     let pairs: Vec<(String, String)> = req.pairs.into_iter().map(|p| (p.premise, p.hypothesis)).collect();
     let receivers = st.batcher.try_submit(pairs, deadline).map_err(|full| busy(&st, full.queued))?;
     // Dropping this future (the client went away) drops the receivers: the batcher skips the pairs.
-    let answers = async {
-        let mut out = Vec::with_capacity(receivers.len());
-        for rx in receivers {
-            out.push(rx.await.unwrap_or_else(|_| Err("the batcher dropped the pair".into())));
-        }
-        out
-    };
-    let answers = tokio::time::timeout_at(deadline.into(), answers).await.map_err(|_| {
+    let answers = tokio::time::timeout_at(deadline.into(), crate::batcher::answers(receivers)).await.map_err(|_| {
         st.metrics.rejected.with_label_values(&["deadline"]).inc();
         ApiError::Deadline(st.limits.deadline.as_millis() as u64)
     })?;

@@ -142,6 +142,15 @@ impl Batcher {
     }
 }
 
+/// The answers to queued pairs, in order (a pair the batcher dropped says so).
+pub async fn answers(receivers: Vec<oneshot::Receiver<PairResult>>) -> Vec<PairResult> {
+    let mut out = Vec::with_capacity(receivers.len());
+    for rx in receivers {
+        out.push(rx.await.unwrap_or_else(|_| Err("the batcher dropped the pair".into())));
+    }
+    out
+}
+
 fn run(rx: mpsc::Receiver<Job>, model: &dyn PairModel, budget: usize, metrics: &Metrics) {
     while let Ok(first) = rx.recv() {
         let mut jobs = vec![first];
@@ -245,10 +254,7 @@ mod tests {
                 let pairs: Vec<(String, String)> = (0..(1 + r % 7)).map(|i| ("x".repeat(1 + (r * 13 + i * 7) % 90), format!("{r}-{i}"))).collect();
                 let want: Vec<f32> = pairs.iter().map(|(p, _)| p.len() as f32).collect();
                 let rxs = b.submit_when_room(pairs, deadline).await.unwrap();
-                let mut got = Vec::new();
-                for rx in rxs {
-                    got.push(rx.await.unwrap().unwrap().entailment);
-                }
+                let got: Vec<f32> = answers(rxs).await.into_iter().map(|r| r.unwrap().entailment).collect();
                 assert_eq!(got, want, "each request gets its own answers, in order");
                 want.len()
             }));

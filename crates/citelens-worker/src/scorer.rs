@@ -10,7 +10,7 @@ use citelens_engine::report::Probs;
 use citelens_engine::Scorer;
 use tokio::sync::watch;
 
-use crate::batcher::Batcher;
+use crate::batcher::{answers, Batcher};
 
 pub struct QueueScorer {
     pub batcher: Arc<Batcher>,
@@ -39,17 +39,9 @@ impl Scorer for QueueScorer {
             return fail("the client went away");
         }
         let owned: Vec<(String, String)> = pairs.iter().map(|(p, h)| (p.to_string(), h.to_string())).collect();
-        let n = owned.len();
         self.runtime.block_on(async {
             let mut cancel = self.cancel.clone();
-            let work = async {
-                let receivers = self.batcher.submit_when_room(owned, self.deadline).await?;
-                let mut out = Vec::with_capacity(n);
-                for rx in receivers {
-                    out.push(rx.await.unwrap_or_else(|_| Err("the batcher dropped the pair".into())));
-                }
-                Some(out)
-            };
+            let work = async { Some(answers(self.batcher.submit_when_room(owned, self.deadline).await?).await) };
             tokio::select! {
                 done = tokio::time::timeout_at(self.deadline.into(), work) => match done {
                     Ok(Some(out)) => out,

@@ -55,16 +55,11 @@ async function verifyAnswer(msg) {
     fallback = `${worker.error}; checked in the browser instead`;
   }
   const info = await loading;
-  if (report) {
-    // Computed by the worker (report.computed_on says so).
-  } else if (citations.length) {
-    report = await verify(input, {
-      onProgress: (progress) => chrome.runtime.sendMessage({ type: "progress", tabId: msg.tabId, key: msg.key, progress }).catch(() => {}),
-    });
-  } else {
-    // No source could be read: the engine gets nothing to weigh, and the report says why per marker.
-    report = await verify({ ...input, citations: [] });
-  }
+  // In the browser when no worker computed it. With no source read, the engine gets no citation to
+  // weigh and the report says so per marker.
+  report ??= await verify(input, {
+    onProgress: (progress) => chrome.runtime.sendMessage({ type: "progress", tabId: msg.tabId, key: msg.key, progress }).catch(() => {}),
+  });
   // The side panel shows the answer and its sources, not the pages' full text.
   const shown = { ...input, citations: citations.map(({ document, ...rest }) => ({ ...rest, text: undefined })) };
   const done = performance.now();

@@ -9,9 +9,13 @@ if [ ! -d ../shared/data ] && [ -z "${CITELENS_DATA_DIR:-}" ]; then
   exit 2
 fi
 source scripts/setup-web.sh
+# What the build holds on disk, printed after each big step: CI's disk is finite (one run failed with
+# "No space left on device" when every test binary carried full debug info).
+disk() { echo "   disk: target/ $(du -sh target 2>/dev/null | cut -f1), $(df -h --output=avail . | tail -1 | tr -d ' ') free"; }
 
 echo "== cargo test (native)"
 cargo test --workspace 2>&1
+disk
 
 echo "== citelens-worker under load: two replicas behind nginx, deliberate 429s, flat memory"
 bash scripts/test-worker-load.sh 2>&1
@@ -24,6 +28,7 @@ python3 -m unittest discover -s training/tests -v 2>&1
 echo "== demo build (trunk build --release: the Yew app, the engine worker, the model)"
 trunk build --release 2>&1
 test -f dist/index.html && test -f dist/citelens/pkg/citelens_wasm_bg.wasm
+disk
 
 echo "== browser tests (headless Chromium, Playwright): screenshots in target/browser-artifacts/"
 test -x target/debug/citelens   # the native engine, for comparing reports (built by cargo test for the CLI tests)
@@ -35,3 +40,4 @@ node --test --test-concurrency=1 tests/extension/ 2>&1
 
 echo "== citelens-worker's cuda feature: builds without a GPU, falls back to the CPU with one line"
 bash scripts/test-worker-cuda.sh 2>&1
+disk

@@ -249,6 +249,7 @@ pub fn check(claim: &str, sentences: &[String]) -> CheckOutcome {
         out.conflicts.extend(polarity(claim, &sentences[bi], bi));
         out.conflicts.extend(names(claim, &sentences[bi], bi, &Mentions::new(&all)));
         out.conflicts.extend(swapped_names(claim, &sentences[bi], bi));
+        out.conflicts.extend(contrasted_subject(claim, &sentences[bi], bi));
         out.conflicts.extend(agent(claim, sentences, &Mentions::new(&all)));
         out.conflicts.extend(superlative_holder(claim, sentences));
     }
@@ -1072,6 +1073,62 @@ fn denial(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
     Some(Conflict { denial: true, ..Conflict::new(CheckKind::Polarity, claim.trim_end_matches('.'), format!("it is untrue (\"{cue}\")"), claim, si) })
 }
 
+/// Words that set two clauses of one sentence against each other ("Phobos is spiralling toward
+/// Mars, while Deimos is moving away"): what one clause says of its subject, the other denies of its own.
+const CONTRAST_CUES: &[&str] = &[", while ", ", whereas ", " whereas ", "; ", ", but ", ", unlike "];
+
+/// The claim says of its subject what the evidence sentence says of another name, in a clause set
+/// against the subject's own ("Deimos is slowly spiralling inward" against "Phobos is gradually
+/// spiralling toward Mars, while Deimos is slowly moving away"): the model, reading the whole
+/// sentence, entails the claim by its words. The probe is the claim about the other name.
+fn contrasted_subject(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
+    let subject = entities::extract(claim).into_iter().next().filter(|e| crate::claims::opens_sentence(claim, e.start))?;
+    let lower = sentence.to_lowercase();
+    let mut cuts: Vec<usize> = CONTRAST_CUES.iter().flat_map(|cue| lower.match_indices(cue).map(|(at, _)| at)).collect();
+    if cuts.is_empty() {
+        return None;
+    }
+    cuts.sort_unstable();
+    let mut bounds = vec![0];
+    bounds.extend(cuts);
+    bounds.push(sentence.len());
+    // Each clause with the name it opens with (past its cue word: "while Deimos is …").
+    let clauses: Vec<(&str, Option<entities::Entity>)> = bounds
+        .windows(2)
+        .map(|w| {
+            let clause = sentence[w[0]..w[1]].trim_start_matches([',', ';', ' ']);
+            let body = clause.split_once(' ').filter(|(cue, _)| ["while", "whereas", "but", "unlike"].contains(&cue.to_lowercase().as_str())).map_or(clause, |(_, rest)| rest);
+            let name = entities::extract(body).into_iter().next().filter(|e| crate::claims::opens_sentence(body, e.start));
+            (body, name)
+        })
+        .collect();
+    let claim_words: Vec<String> = {
+        let names = Mentions::new(&subject.text);
+        // Manner adverbs ("slowly") are left out: both clauses of a contrast may share them; what
+        // is set against what is the verbs and their objects.
+        content_words(claim).into_iter().filter(|w| !names.contains_word(w) && !(w.len() > 4 && w.ends_with("ly"))).collect()
+    };
+    let overlap = |clause: &str| {
+        let have = Mentions::new(clause);
+        claim_words.iter().filter(|w| have.contains_word(w)).count()
+    };
+    let own = clauses.iter().position(|(_, name)| name.as_ref().is_some_and(|n| Mentions::new(&n.text).mentions(&subject.text)))?;
+    let own_overlap = overlap(clauses[own].0);
+    let claim_names = Mentions::new(claim);
+    let (other_body, other_name) = clauses
+        .iter()
+        .enumerate()
+        .filter(|(i, (_, name))| *i != own && name.as_ref().is_some_and(|n| !claim_names.mentions(&n.text)))
+        .map(|(_, (body, name))| (*body, name.clone()))
+        .max_by_key(|(body, _)| overlap(body))?;
+    let other_name = other_name?;
+    if overlap(other_body) <= own_overlap {
+        return None;
+    }
+    let probe = format!("{}{}{}", &claim[..subject.start], other_name.text, &claim[subject.end..]);
+    Some(Conflict::new(CheckKind::Name, &subject.text, &other_name.text, probe, si).in_same_role(true))
+}
+
 /// Words that make a relation between two names hold both ways: the names swapped say the same.
 const SYMMETRIC_LINKS: &[&str] = &[
     "and", "or", "with", "against", "versus", "vs", "between", "beside", "near", "alongside", "together", "like",
@@ -1264,6 +1321,19 @@ mod tests {
 
     fn unlinked_names(claim: &str, passages: &[String]) -> Option<(String, String)> {
         PassageLinks::new(passages).unlinked(claim)
+    }
+
+    #[test]
+    fn a_claim_about_the_name_a_contrast_sets_apart_is_probed_with_the_other_name() {
+        let sentence = "Phobos is gradually spiralling toward Mars and may collide with it, while Deimos is slowly moving away.";
+        let c = contrasted_subject("Deimos is slowly spiralling inward.", sentence, 0).expect("the spiralling is Phobos'");
+        assert_eq!((c.claim_says.as_str(), c.source_says.as_str(), c.probe.as_str()), ("Deimos", "Phobos", "Phobos is slowly spiralling inward."));
+        // What the sentence says of the claim's own subject, or a sentence without a contrast: no conflict.
+        assert!(contrasted_subject("Deimos is slowly moving away.", sentence, 0).is_none());
+        assert!(contrasted_subject("Phobos is spiralling toward Mars.", sentence, 0).is_none());
+        assert!(contrasted_subject("Deimos is slowly spiralling inward.", "Phobos and Deimos are both spiralling inward.", 0).is_none());
+        let but = "Alice Smith won the gold medal, but Bob Jones won silver.";
+        assert_eq!(contrasted_subject("Bob Jones won the gold medal.", but, 0).map(|c| c.source_says), Some("Alice Smith".to_string()));
     }
 
     #[test]

@@ -80,6 +80,15 @@ impl Discourse {
         if is_person_like(name, text, at) {
             self.person = Some(phrase.to_string());
         } else {
+            // A fuller name of a thing already noted ("Pride and Prejudice" after a question's
+            // "Pride") is that thing: the fuller name stands for it from now on, the topic included.
+            let fuller = |t: &String| phrase.len() > t.len() && phrase.starts_with(t.as_str()) && phrase[t.len()..].starts_with(' ');
+            if let Some(i) = self.things.iter().position(fuller) {
+                self.things[i] = phrase.to_string();
+                if i + 1 == self.things.len() {
+                    return;
+                }
+            }
             self.things.push(phrase.to_string());
         }
     }
@@ -96,7 +105,9 @@ impl Discourse {
     pub fn update(&mut self, sentence: &str) {
         self.note_group(sentence);
         let ents = entities::extract(sentence);
-        if let Some(first) = ents.iter().find(|e| e.text.chars().any(char::is_alphabetic)) {
+        if let Some(fi) = ents.iter().position(|e| e.text.chars().any(char::is_alphabetic)) {
+            let title = names_joined_as_one(sentence, &ents, fi);
+            let first = title.as_ref().unwrap_or(&ents[fi]);
             let lead = &sentence[..first.start];
             let lead_words: Vec<&str> = lead.split_whitespace().collect();
             let name = head_name(&first.text);
@@ -168,6 +179,15 @@ impl Discourse {
 
 /// Verbs that agree only with a singular subject ("Paris is", "Athens has").
 const SINGULAR_VERBS: &[&str] = &["is", "was", "has", "does"];
+
+/// Names `ents[i]` and the next joined by "and" before a singular verb: one name, a title or a
+/// firm ("Pride and Prejudice was published …", "Procter and Gamble is …"), as one entity.
+fn names_joined_as_one(text: &str, ents: &[entities::Entity], i: usize) -> Option<entities::Entity> {
+    let (l, r) = (ents.get(i)?, ents.get(i + 1)?);
+    let next = text[r.end..].split_whitespace().next().unwrap_or("");
+    (&text[l.end..r.start] == " and " && (SINGULAR_VERBS.contains(&next) || next == "remains"))
+        .then(|| entities::Entity { text: text[l.start..r.end].to_string(), start: l.start, end: r.end })
+}
 
 /// The sentence's subject when it is plural: names joined by "and", or a short noun phrase ending in
 /// a plural noun whose verb is not singular ("Cheetahs can reach …", not "Athens is …").
@@ -656,13 +676,26 @@ fn split_names_once(text: &str, claim: &Claim) -> Option<(Claim, Claim)> {
                 let next = s[r.end..].split_whitespace().next().unwrap_or("");
                 matches!(next, "are" | "were" | "have" | "both" | "together" | "share" | "shared")
             };
+            // "Pride and Prejudice was published in 1813": names joined by "and" before a singular
+            // verb are one name (a title, a firm), whatever its words.
+            let singular_subject = link(i) == Link::And && names_joined_as_one(s, &ents, i).is_some();
+            // "Mars has two moons, Phobos and Deimos": a list set after a common noun by a comma says
+            // what the noun is; either name alone in its place ("Mars has two moons, Phobos") is no claim.
+            let appositive = {
+                let mut first = i;
+                while first > 0 && link(first - 1) != Link::None {
+                    first -= 1;
+                }
+                let before = s[..ents[first].start].trim_end();
+                before.strip_suffix(',').and_then(|b| b.split_whitespace().next_back()).is_some_and(|w| w.chars().all(|c| c.is_lowercase()))
+            };
             // "sings 'God Gave Rock and Roll to You'": a title in quotes is one name.
             let quoted = inside_quotes(s, l.end);
             // "born in Denver, and Denver observes …": a name repeated as the next clause's subject is
             // no list of two names.
             let repeated = l.text == r.text;
             let named_twice = titles.iter().any(|t| t.start == part.start + l.start);
-            if shared_surname || range || plural_subject || quoted || repeated || named_twice {
+            if shared_surname || range || plural_subject || singular_subject || appositive || quoted || repeated || named_twice {
                 continue;
             }
             let abs = |x: usize| part.start + x;
@@ -735,6 +768,17 @@ mod tests {
         assert_eq!(texts("It was built between 1887 and 1889 as an arch.").len(), 1);
         assert_eq!(texts("The war lasted from 1914 to 1918.").len(), 1);
         assert_eq!(texts("Pashto and Dari are the official languages of Afghanistan.").len(), 1);
+        assert_eq!(texts("Pride and Prejudice was written by Jane Austen."), ["Pride and Prejudice was written by Jane Austen."]);
+        let mut d = Discourse::default();
+        d.update("Pride and Prejudice was published in 1813.");
+        assert_eq!(d.resolve("It was her second novel.").map(|r| r.1), Some("Pride and Prejudice".to_string()));
+        let mut d = Discourse::from_question("Who wrote Pride and Prejudice and when?");
+        d.update("Pride and Prejudice was written by Jane Austen.");
+        assert_eq!(d.resolve("The book was first called First Impressions.").map(|r| r.1), Some("Pride and Prejudice".to_string()));
+        assert_eq!(texts("Mars has two small moons, Phobos and Deimos."), ["Mars has two small moons, Phobos and Deimos."]);
+        assert_eq!(texts("It has three moons, Io, Europa and Ganymede.").len(), 1);
+        // A list that is the verb's object, not set off after a noun, is still two claims.
+        assert_eq!(texts("It was in Paris, London and Rome.").len(), 3);
         assert_eq!(
             texts("Matthew McConaughey acted in Dazed and Confused, and Dazed and Confused was made in Texas."),
             ["Matthew McConaughey acted in Dazed and Confused.", "Dazed and Confused was made in Texas."]

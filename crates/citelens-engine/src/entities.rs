@@ -127,17 +127,79 @@ pub fn norm_words(text: &str) -> Vec<String> {
 pub struct Mentions {
     words: Vec<String>,
     set: HashSet<String>,
+    /// The text's words as a place's name may stand in a demonym ("canada", "canad"), for
+    /// "Canadians" against a text about Canada.
+    place_forms: HashSet<String>,
+    /// The text's words as a demonym may stand for a place ("canadian" → "canad"), for "Canada"
+    /// against a text about Canadians.
+    demonym_roots: HashSet<String>,
+    /// Acronyms the text writes ("US", "U.S." → "US") and the initials of its many-word names
+    /// ("United States" → "US"): one thing under two names.
+    acronyms: HashSet<String>,
+    initials: HashSet<String>,
+}
+
+/// Shortest root a demonym or place name is matched by: "Cuba"/"Cuban" ("cub") is left out so that
+/// short names ("Dan", "Ivan") never match by their last letters.
+const MIN_ROOT_CHARS: usize = 4;
+
+/// Roots of a (lower-case, singular) word read as a demonym: "canadian" → "canad", "canadi";
+/// "german" → "germ", "german"; "chinese" → "chin". Empty for a word that is none.
+fn demonym_roots(w: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(r) = w.strip_suffix("ese") {
+        out.push(r.to_string());
+    }
+    if let Some(r) = w.strip_suffix("ian") {
+        out.push(r.to_string());
+    }
+    if let Some(r) = w.strip_suffix("an") {
+        out.push(r.to_string());
+        out.push(w.to_string()); // "german" for "Germany"
+    }
+    out.retain(|r| r.chars().count() >= MIN_ROOT_CHARS);
+    out
+}
+
+/// Forms of a (lower-case) word read as a place's name: itself and, past `MIN_ROOT_CHARS`, without
+/// its final vowel ("canada" → "canad", "germany" → "german", "mexico" → "mexic").
+fn place_forms(w: &str) -> Vec<String> {
+    let mut out = vec![w.to_string()];
+    if let Some(r) = w.strip_suffix(['a', 'e', 'i', 'o', 'y']) {
+        if r.chars().count() >= MIN_ROOT_CHARS {
+            out.push(r.to_string());
+        }
+    }
+    out
+}
+
+/// An acronym as written ("US", "U.S.", "NATO"), dots taken out; `None` for anything else.
+fn acronym(word: &str) -> Option<String> {
+    let bare: String = word.chars().filter(|&c| c != '.').collect();
+    (bare.chars().count() >= 2 && bare.chars().all(|c| c.is_ascii_uppercase())).then_some(bare)
+}
+
+/// The capital initials of a many-word name ("United States of America" → "USA").
+fn initials_of(name: &str) -> Option<String> {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let initials: String = words.iter().filter_map(|w| w.chars().next()).filter(|c| c.is_uppercase()).collect();
+    (words.len() >= 2 && initials.chars().count() >= 2).then_some(initials)
 }
 
 impl Mentions {
     pub fn new(text: &str) -> Self {
         let words = norm_words(text);
-        let set = words.iter().cloned().collect();
-        Mentions { words, set }
+        let set: HashSet<String> = words.iter().cloned().collect();
+        let place_forms = set.iter().flat_map(|w| place_forms(w)).collect();
+        let demonym_roots = set.iter().flat_map(|w| demonym_roots(w)).collect();
+        let acronyms = text.split(|c: char| !(c.is_alphanumeric() || c == '.')).filter_map(acronym).collect();
+        let initials = extract(text).iter().filter_map(|e| initials_of(&e.text)).collect();
+        Mentions { words, set, place_forms, demonym_roots, acronyms, initials }
     }
 
-    /// Whether the text names `entity`: the whole phrase, or for a two-word name its last word
-    /// ("Jobs" for "Steve Jobs").
+    /// Whether the text names `entity`: the whole phrase, for a two-word name its last word
+    /// ("Jobs" for "Steve Jobs"), a place by its people or its people by the place ("Canadians",
+    /// "Canada"), or a name by its acronym or an acronym by its name ("US", "United States").
     pub fn mentions(&self, entity: &str) -> bool {
         let want: Vec<String> = norm_words(entity).into_iter().filter(|w| !CONNECTORS.contains(&w.as_str())).collect();
         if want.is_empty() {
@@ -147,7 +209,19 @@ impl Mentions {
         if have.windows(want.len()).any(|win| win.iter().zip(&want).all(|(a, b)| *a == b)) {
             return true;
         }
+        if want.len() == 1 && self.names_as_demonym_or_place(&want[0]) {
+            return true;
+        }
+        if initials_of(entity).is_some_and(|i| self.acronyms.contains(&i)) || acronym(entity.trim()).is_some_and(|a| self.initials.contains(&a)) {
+            return true;
+        }
         want.len() == 2 && want[1].chars().next().is_some_and(char::is_alphabetic) && self.set.contains(&want[1])
+    }
+
+    /// One word (lower-case, singular) the text names as a demonym of its place or a place of its
+    /// demonym: a demonym's root among the text's place forms, or a place form among its demonym roots.
+    fn names_as_demonym_or_place(&self, w: &str) -> bool {
+        demonym_roots(w).iter().any(|r| self.place_forms.contains(r)) || place_forms(w).iter().any(|f| self.demonym_roots.contains(f))
     }
 
     /// Whether the text has every word of `entity` ("Atlantic Ocean" is not named by a text about
@@ -167,6 +241,22 @@ mod tests {
 
     fn texts(s: &str) -> Vec<String> {
         extract(s).into_iter().map(|e| e.text).collect()
+    }
+
+    #[test]
+    fn a_place_is_named_by_its_people_and_a_name_by_its_acronym() {
+        let m = Mentions::new("Canada's population passed 40 million. About 90 percent lives within 160 km of the US border.");
+        assert!(m.mentions("Canadians") && m.mentions("Canadian") && m.mentions("United States"));
+        assert!(Mentions::new("Most Canadians live near the border.").mentions("Canada"));
+        assert!(Mentions::new("The Germans invaded.").mentions("Germany") && Mentions::new("Chinese exports grew.").mentions("China"));
+        assert!(Mentions::new("an Italian painter").mentions("Italy") && Mentions::new("Mexican food").mentions("Mexico"));
+        assert!(Mentions::new("The United States of America signed.").mentions("USA") && Mentions::new("the U.S. Senate").mentions("United States"));
+        // Names alike but for a last vowel or letters are other names; "us" is no acronym.
+        assert!(!Mentions::new("Mario went home.").mentions("Maria"));
+        assert!(!Mentions::new("Paula went home.").mentions("Paul"));
+        assert!(!Mentions::new("Australia is large.").mentions("Austrians"));
+        assert!(!Mentions::new("He told us about it.").mentions("United States"));
+        assert!(!Mentions::new("Ivan left.").mentions("Iva"));
     }
 
     #[test]

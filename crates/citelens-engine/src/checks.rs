@@ -264,6 +264,9 @@ const ORDINALS: &[&str] = &[
 
 /// Ordinals in `text` with the word they rank ("fifth planet", "third-largest", "2nd album"): (start,
 /// end, rank, ranked word's first five letters).
+/// How many words after an ordinal its noun is looked for ("second World Cup title").
+const RANKED_NOUN_REACH: usize = 4;
+
 fn ranked(text: &str) -> Vec<(usize, usize, usize, String)> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| Regex::new(r"(?i)\b([a-z]+|\d{1,2}(?:st|nd|rd|th))[ -]([a-z]+)").expect("static regex"));
@@ -277,7 +280,15 @@ fn ranked(text: &str) -> Vec<(usize, usize, usize, String)> {
             (digits.len() < w.len()).then(|| digits.parse().ok()).flatten()
         });
         if let Some(rank) = rank {
-            out.push((word.start(), word.end(), rank, next.as_str().to_lowercase().chars().take(5).collect()));
+            // The ranked noun: past a name that qualifies it ("second World Cup title" ranks titles,
+            // as "first title" does), else the next word ("third-largest", "first President").
+            let noun = text[next.start()..]
+                .split_whitespace()
+                .take(RANKED_NOUN_REACH)
+                .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+                .find(|w| w.starts_with(char::is_lowercase))
+                .unwrap_or(next.as_str());
+            out.push((word.start(), word.end(), rank, noun.to_lowercase().chars().take(5).collect()));
         }
         at = word.end();
     }
@@ -796,7 +807,7 @@ const ANTONYMS: &[(&str, &str)] = &[
     ("increase", "decrease"), ("increases", "decreases"), ("rose", "fell"), ("rises", "falls"), ("rise", "fall"),
     ("higher", "lower"), ("highest", "lowest"), ("largest", "smallest"), ("larger", "smaller"), ("biggest", "smallest"),
     ("closest", "farthest"), ("nearest", "farthest"), ("first", "last"), ("north", "south"),
-    ("northern", "southern"), ("east", "west"), ("eastern", "western"), ("more", "fewer"), ("above", "below"),
+    ("northern", "southern"), ("east", "west"), ("eastern", "western"), ("more", "fewer"), ("more", "less"), ("above", "below"),
     ("longest", "shortest"), ("longer", "shorter"), ("oldest", "youngest"), ("older", "younger"), ("eldest", "youngest"),
     ("opened", "closed"), ("open", "closed"), ("alive", "dead"), ("accepted", "rejected"), ("approved", "rejected"),
     ("allowed", "banned"), ("legal", "illegal"), ("succeeded", "failed"), ("success", "failure"), ("gained", "lost"),
@@ -1527,6 +1538,10 @@ mod tests {
         assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Number), "{c:?}");
         let c = check("It was the second edition.", &ev(&["The first printing sold out."]));
         assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Number), "{c:?}");
+        // A name between the rank and its noun: "second World Cup title" ranks titles.
+        let c = check("It was France's first title.", &ev(&["The victory gave France its second World Cup title, after its first win on home soil in 1998."]));
+        let x = c.conflicts.iter().find(|x| x.kind == CheckKind::Number).expect("a rank conflict");
+        assert_eq!((x.claim_says.as_str(), x.source_says.as_str()), ("first title", "second title"));
     }
 
     #[test]

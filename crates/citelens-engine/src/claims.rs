@@ -173,6 +173,12 @@ impl Discourse {
             }
             _ => None,
         }?;
+        // "It was France's first title": a sentence that names the referent after its pronoun is
+        // not about it through the pronoun.
+        let name = strip_possessive(out.trim_start_matches("The ").trim_start_matches("the "));
+        if sentence[first.end()..].contains(name) {
+            return None;
+        }
         Some((first.end(), capitalise(&out)))
     }
 }
@@ -772,6 +778,10 @@ mod tests {
         let mut d = Discourse::default();
         d.update("Pride and Prejudice was published in 1813.");
         assert_eq!(d.resolve("It was her second novel.").map(|r| r.1), Some("Pride and Prejudice".to_string()));
+        let mut d = Discourse::default();
+        d.update("France won the 2018 World Cup.");
+        assert_eq!(d.resolve("It was France's first title."), None);
+        assert!(d.resolve("It beat Croatia.").is_some());
         let mut d = Discourse::from_question("Who wrote Pride and Prejudice and when?");
         d.update("Pride and Prejudice was written by Jane Austen.");
         assert_eq!(d.resolve("The book was first called First Impressions.").map(|r| r.1), Some("Pride and Prejudice".to_string()));

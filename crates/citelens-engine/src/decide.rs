@@ -284,7 +284,13 @@ impl Decider for RuleDecider {
                 return decision(ClaimStatus::Contradicted, p.contradiction.max(h[2]), reports);
             }
         }
-        if p.contradiction >= t.strong_contradiction {
+        // Every value and name of the claim the evidence states, and nearly all its words: the
+        // model's contradiction alone, with nothing a check found, is the small model misreading a
+        // paraphrase ("Marie Curie was born in Warsaw in 1867" against "Born in Warsaw in 1867,
+        // Curie remains …" at 0.91). Painting that claim contradicted would strike through what the
+        // source states; it is left unsure and missing.
+        let stated_whole = values_ok && !f.checks.matched.is_empty() && coverage >= t.values_coverage && missing_entities.is_empty();
+        if p.contradiction >= t.strong_contradiction && !stated_whole {
             return Decision { model_only: true, ..decision(ClaimStatus::Contradicted, p.contradiction, reports) };
         }
         // Missing: how sure we are that the evidence does not state it.
@@ -497,8 +503,15 @@ mod tests {
         assert_eq!(d.status, ClaimStatus::Supported);
         let d = decide("The bridge opened on May 24, 1883.", ev, probs(0.05, 0.8), &[]);
         assert_ne!(d.status, ClaimStatus::Contradicted, "0.8 < strong_contradiction with every value matching");
+        // Every value, name and word stated: even a strong contradiction of the model alone is no
+        // contradiction, only unsure.
         let d = decide("The bridge opened on May 24, 1883.", ev, probs(0.01, 0.95), &[]);
+        assert_eq!(d.status, ClaimStatus::Missing);
+        assert!(d.uncertain(&Thresholds::default()));
+        // A word the evidence lacks ("collapsed"): the model's strong contradiction stands, unsure.
+        let d = decide("The bridge collapsed on May 24, 1883.", ev, probs(0.01, 0.95), &[]);
         assert_eq!(d.status, ClaimStatus::Contradicted);
+        assert!(d.uncertain(&Thresholds::default()));
     }
 
     #[test]

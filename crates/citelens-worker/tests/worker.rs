@@ -184,10 +184,22 @@ async fn deadline_gives_503_and_abandoned_pairs_never_reach_the_model() {
     assert_eq!(res.status(), 503);
     assert_eq!(res.json::<Value>().await.unwrap()["error"]["kind"], "deadline");
     // The model is still on that pair (its batch was already running); pairs sent now wait behind it,
-    // and their client gives up: they must be dropped, not scored.
-    let short = reqwest::Client::builder().timeout(Duration::from_millis(100)).build().unwrap();
+    // and their client gives up: they must be dropped, not scored. The client goes once its pairs
+    // are queued (not after a fixed time, which a loaded machine may not have reached them in).
     let five: Vec<Value> = (0..5).map(|i| json!({ "premise": format!("Room {i} shows maps."), "hypothesis": "The room shows maps." })).collect();
-    assert!(short.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&json!({ "pairs": five })).send().await.is_err());
+    let waiting = tokio::spawn({
+        let (c, url) = (c.clone(), format!("{}/v1/nli", w.base));
+        async move { c.post(url).bearer_auth(KEY).json(&json!({ "pairs": five })).send().await }
+    });
+    for waited in 0.. {
+        if w.state.batcher.queued() >= 1 + 5 {
+            break;
+        }
+        assert!(waited < 5_000, "the five pairs were never queued behind the slow one");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    assert_eq!(w.state.metrics.pairs_scored.get(), 0, "the slow pair is still being scored while the five wait");
+    waiting.abort();
     let metrics_after = || async {
         for _ in 0..200 {
             let m = c.get(format!("{}/metrics", w.base)).bearer_auth(KEY).send().await.unwrap().text().await.unwrap();

@@ -262,11 +262,11 @@ const ORDINALS: &[&str] = &[
     "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
 ];
 
-/// Ordinals in `text` with the word they rank ("fifth planet", "third-largest", "2nd album"): (start,
-/// end, rank, ranked word's first five letters).
 /// How many words after an ordinal its noun is looked for ("second World Cup title").
 const RANKED_NOUN_REACH: usize = 4;
 
+/// Ordinals in `text` with the word they rank ("fifth planet", "third-largest", "2nd album"): (start,
+/// end, rank, ranked word's first five letters).
 fn ranked(text: &str) -> Vec<(usize, usize, usize, String)> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| Regex::new(r"(?i)\b([a-z]+|\d{1,2}(?:st|nd|rd|th))[ -]([a-z]+)").expect("static regex"));
@@ -1094,7 +1094,8 @@ const CONTRAST_CUES: &[&str] = &[", while ", ", whereas ", " whereas ", "; ", ",
 /// sentence, entails the claim by its words. The probe is the claim about the other name.
 fn contrasted_subject(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
     let subject = entities::extract(claim).into_iter().next().filter(|e| crate::claims::opens_sentence(claim, e.start))?;
-    let lower = sentence.to_lowercase();
+    // ASCII lower-casing keeps byte offsets, so the cuts index `sentence` itself.
+    let lower = sentence.to_ascii_lowercase();
     let mut cuts: Vec<usize> = CONTRAST_CUES.iter().flat_map(|cue| lower.match_indices(cue).map(|(at, _)| at)).collect();
     if cuts.is_empty() {
         return None;
@@ -1343,6 +1344,8 @@ mod tests {
         assert!(contrasted_subject("Deimos is slowly moving away.", sentence, 0).is_none());
         assert!(contrasted_subject("Phobos is spiralling toward Mars.", sentence, 0).is_none());
         assert!(contrasted_subject("Deimos is slowly spiralling inward.", "Phobos and Deimos are both spiralling inward.", 0).is_none());
+        // Letters whose lower case is longer ("İ") leave the cuts on the sentence's own boundaries.
+        assert!(contrasted_subject("Deimos is in İzmir.", "İİİ Phobos is in İzmir, while Deimos is in Ankara.", 0).is_some());
         let but = "Alice Smith won the gold medal, but Bob Jones won silver.";
         assert_eq!(contrasted_subject("Bob Jones won the gold medal.", but, 0).map(|c| c.source_says), Some("Alice Smith".to_string()));
     }

@@ -1127,14 +1127,14 @@ fn contrasted_subject(claim: &str, sentence: &str, si: usize) -> Option<Conflict
     let own = clauses.iter().position(|(_, name)| name.as_ref().is_some_and(|n| Mentions::new(&n.text).mentions(&subject.text)))?;
     let own_overlap = overlap(clauses[own].0);
     let claim_names = Mentions::new(claim);
-    let (other_body, other_name) = clauses
+    // The clause, opened by a name the claim does not have, that holds most of the claim's words.
+    let (other_overlap, other_name) = clauses
         .iter()
         .enumerate()
-        .filter(|(i, (_, name))| *i != own && name.as_ref().is_some_and(|n| !claim_names.mentions(&n.text)))
-        .map(|(_, (body, name))| (*body, name.clone()))
-        .max_by_key(|(body, _)| overlap(body))?;
-    let other_name = other_name?;
-    if overlap(other_body) <= own_overlap {
+        .filter(|(i, _)| *i != own)
+        .filter_map(|(_, (body, name))| name.as_ref().filter(|n| !claim_names.mentions(&n.text)).map(|n| (overlap(body), n)))
+        .max_by_key(|(n, _)| *n)?;
+    if other_overlap <= own_overlap {
         return None;
     }
     let probe = format!("{}{}{}", &claim[..subject.start], other_name.text, &claim[subject.end..]);

@@ -255,11 +255,14 @@ impl Decider for RuleDecider {
         // passages name different things.)
         // So is a value with a unit, or a full date, that the evidence states ("13% more productive"
         // against "a 13 percent performance increase"); a bare year or count is too common to say so.
-        let value_stated = checks::values(f.claim)
-            .iter()
-            .any(|v| f.checks.matched.contains(&v.text) && (v.day.is_some() || v.unit.as_deref().is_some_and(|u| !["year", "year_of", "date"].contains(&u))));
-        let same_topic = f.checks.conflicts.iter().any(|c| c.kind != CheckKind::Name) || value_stated;
-        if relevance < t.relevance && !same_topic {
+        // (Asked only of a claim that reads unrelated: the claim's values are parsed again for it.)
+        let same_topic = || {
+            f.checks.conflicts.iter().any(|c| c.kind != CheckKind::Name)
+                || checks::values(f.claim)
+                    .iter()
+                    .any(|v| f.checks.matched.contains(&v.text) && (v.day.is_some() || v.unit.as_deref().is_some_and(|u| !["year", "year_of", "date"].contains(&u))))
+        };
+        if relevance < t.relevance && !same_topic() {
             return decision(ClaimStatus::Unrelated, 1.0 - relevance.max(p.entailment), reports);
         }
         // The model alone contradicts only clearly, and less readily when every value matches.

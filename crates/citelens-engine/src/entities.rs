@@ -125,8 +125,16 @@ pub fn norm_words(text: &str) -> Vec<String> {
 
 /// A text's words, prepared once for many `mentions` checks.
 pub struct Mentions {
+    /// The text as given: the other names its things go by are read from it when first asked.
+    text: String,
     words: Vec<String>,
     set: HashSet<String>,
+    /// Built on the first `mentions` that the words alone do not answer: most checks never need it.
+    other_names: OnceLock<OtherNames>,
+}
+
+/// The other names a text gives its things by: places by their people, names by their acronyms.
+struct OtherNames {
     /// The text's words as a place's name may stand in a demonym ("canada", "canad"), for
     /// "Canadians" against a text about Canada.
     place_forms: HashSet<String>,
@@ -137,6 +145,28 @@ pub struct Mentions {
     /// ("United States" → "US"): one thing under two names.
     acronyms: HashSet<String>,
     initials: HashSet<String>,
+}
+
+impl OtherNames {
+    fn of(text: &str, set: &HashSet<String>) -> Self {
+        OtherNames {
+            place_forms: set.iter().flat_map(|w| place_forms(w)).collect(),
+            demonym_roots: set.iter().flat_map(|w| demonym_roots(w)).collect(),
+            acronyms: text.split(|c: char| !(c.is_alphanumeric() || c == '.')).filter_map(acronym).collect(),
+            initials: extract(text).iter().filter_map(|e| initials_of(&e.text)).collect(),
+        }
+    }
+
+    /// One word (lower-case, singular) the text names as a demonym of its place or a place of its
+    /// demonym: a demonym's root among the text's place forms, or a place form among its demonym roots.
+    fn names_as_demonym_or_place(&self, w: &str) -> bool {
+        demonym_roots(w).iter().any(|r| self.place_forms.contains(r)) || place_forms(w).iter().any(|f| self.demonym_roots.contains(f))
+    }
+
+    /// A many-word name by its acronym, or an acronym by its name.
+    fn names_by_acronym(&self, entity: &str) -> bool {
+        initials_of(entity).is_some_and(|i| self.acronyms.contains(&i)) || acronym(entity.trim()).is_some_and(|a| self.initials.contains(&a))
+    }
 }
 
 /// Shortest root a demonym or place name is matched by: "Cuba"/"Cuban" ("cub") is left out so that
@@ -189,12 +219,12 @@ fn initials_of(name: &str) -> Option<String> {
 impl Mentions {
     pub fn new(text: &str) -> Self {
         let words = norm_words(text);
-        let set: HashSet<String> = words.iter().cloned().collect();
-        let place_forms = set.iter().flat_map(|w| place_forms(w)).collect();
-        let demonym_roots = set.iter().flat_map(|w| demonym_roots(w)).collect();
-        let acronyms = text.split(|c: char| !(c.is_alphanumeric() || c == '.')).filter_map(acronym).collect();
-        let initials = extract(text).iter().filter_map(|e| initials_of(&e.text)).collect();
-        Mentions { words, set, place_forms, demonym_roots, acronyms, initials }
+        let set = words.iter().cloned().collect();
+        Mentions { text: text.to_string(), words, set, other_names: OnceLock::new() }
+    }
+
+    fn other_names(&self) -> &OtherNames {
+        self.other_names.get_or_init(|| OtherNames::of(&self.text, &self.set))
     }
 
     /// Whether the text names `entity`: the whole phrase, for a two-word name its last word
@@ -209,19 +239,11 @@ impl Mentions {
         if have.windows(want.len()).any(|win| win.iter().zip(&want).all(|(a, b)| *a == b)) {
             return true;
         }
-        if want.len() == 1 && self.names_as_demonym_or_place(&want[0]) {
+        if want.len() == 2 && want[1].chars().next().is_some_and(char::is_alphabetic) && self.set.contains(&want[1]) {
             return true;
         }
-        if initials_of(entity).is_some_and(|i| self.acronyms.contains(&i)) || acronym(entity.trim()).is_some_and(|a| self.initials.contains(&a)) {
-            return true;
-        }
-        want.len() == 2 && want[1].chars().next().is_some_and(char::is_alphabetic) && self.set.contains(&want[1])
-    }
-
-    /// One word (lower-case, singular) the text names as a demonym of its place or a place of its
-    /// demonym: a demonym's root among the text's place forms, or a place form among its demonym roots.
-    fn names_as_demonym_or_place(&self, w: &str) -> bool {
-        demonym_roots(w).iter().any(|r| self.place_forms.contains(r)) || place_forms(w).iter().any(|f| self.demonym_roots.contains(f))
+        let other = self.other_names();
+        (want.len() == 1 && other.names_as_demonym_or_place(&want[0])) || other.names_by_acronym(entity)
     }
 
     /// Whether the text has every word of `entity` ("Atlantic Ocean" is not named by a text about

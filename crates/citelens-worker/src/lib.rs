@@ -72,7 +72,12 @@ pub struct AppState {
 impl AppState {
     /// Loads the model on the chosen backend and starts the batcher; readiness starts off.
     pub fn load(config: &Config) -> anyhow::Result<Arc<Self>> {
-        let loaded = backend::load(&config.model_dir, config.backend)?;
+        Ok(Self::with_model(config, backend::load(&config.model_dir, config.backend)?))
+    }
+
+    /// The state around a model already loaded (`config.model_dir` and `config.backend` are not
+    /// read): the seam through which tests run the server on a model they control.
+    pub fn with_model(config: &Config, loaded: backend::Loaded) -> Arc<Self> {
         let metrics = Arc::new(Metrics::new());
         let batcher = Arc::new(Batcher::start(loaded.model.clone(), config.limits.queue_pairs, config.limits.batch_tokens, metrics.clone()));
         let l = &config.limits;
@@ -92,7 +97,7 @@ impl AppState {
             },
             version: env!("CARGO_PKG_VERSION").to_string(),
         };
-        Ok(Arc::new(AppState {
+        Arc::new(AppState {
             batcher,
             metrics,
             keys: config.keys.clone(),
@@ -101,7 +106,7 @@ impl AppState {
             four_way: loaded.four_way,
             thresholds: config.thresholds.clone(),
             limits: config.limits.clone(),
-        }))
+        })
     }
 }
 

@@ -52,13 +52,100 @@ async fn start_with(dir: std::path::PathBuf, limits: Limits, cors: Vec<String>, 
     Running { base, state, stop: Some(stop), done }
 }
 
-fn client() -> reqwest::Client {
-    reqwest::Client::new()
+/// A model the test controls, so that no test depends on how fast this machine scores: a pair whose
+/// premise starts with `HELD` waits until the test opens the gate; every other pair scores at once
+/// (entailment 0.9). It records every premise it is given.
+struct GatedModel {
+    open: std::sync::Mutex<bool>,
+    opened: std::sync::Condvar,
+    holding: std::sync::atomic::AtomicBool,
+    seen: std::sync::Mutex<Vec<String>>,
 }
 
-/// A premise long enough to keep the model busy for a while (hundreds of windows).
-fn slow_premise() -> String {
-    "The committee met in the old hall of the town and discussed the harbour, the roads and the school. ".repeat(900)
+const HELD: &str = "HELD: the committee met in the old hall and discussed the harbour.";
+
+impl GatedModel {
+    fn open(&self) {
+        *self.open.lock().unwrap() = true;
+        self.opened.notify_all();
+    }
+    fn holding(&self) -> bool {
+        self.holding.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl citelens_worker::batcher::PairModel for GatedModel {
+    fn predict(&self, pairs: &[(&str, &str)]) -> Vec<Result<citelens_engine::report::Probs, String>> {
+        self.seen.lock().unwrap().extend(pairs.iter().map(|(p, _)| p.to_string()));
+        if pairs.iter().any(|(p, _)| p.starts_with("HELD")) {
+            self.holding.store(true, std::sync::atomic::Ordering::SeqCst);
+            let mut open = self.open.lock().unwrap();
+            while !*open {
+                open = self.opened.wait(open).unwrap();
+            }
+        }
+        pairs.iter().map(|_| Ok(citelens_engine::report::Probs { entailment: 0.9, neutral: 0.08, contradiction: 0.02, four_way: None, evidence: None })).collect()
+    }
+    fn tokens(&self, premise: &str, hypothesis: &str) -> usize {
+        (premise.len() + hypothesis.len()) / 4 + 1
+    }
+}
+
+/// Opens the gate when the test ends, passed or failed, so the batcher's thread is never left waiting.
+struct OpenOnDrop(Arc<GatedModel>);
+
+impl Drop for OpenOnDrop {
+    fn drop(&mut self) {
+        self.0.open();
+    }
+}
+
+async fn start_gated(limits: Limits) -> (Running, Arc<GatedModel>, OpenOnDrop) {
+    let gate = Arc::new(GatedModel { open: Default::default(), opened: Default::default(), holding: Default::default(), seen: Default::default() });
+    let config = Config {
+        model_dir: std::path::PathBuf::new(),
+        keys: Keys::from_text(&format!("# test\n{KEY}\n")).unwrap(),
+        cors: vec![],
+        backend: BackendChoice::Cpu,
+        limits,
+        drain: Duration::from_millis(10),
+        thresholds: Default::default(),
+    };
+    let loaded = citelens_worker::backend::Loaded {
+        model: gate.clone(),
+        name: "gated-test-model".into(),
+        sha256: "-".into(),
+        four_way: false,
+        evidence: false,
+        backend: citelens_worker::backend::Backend::Cpu,
+    };
+    let state = AppState::with_model(&config, loaded);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = state.clone();
+    let done = tokio::spawn(async move {
+        serve(listener, serving, &[], Duration::from_millis(10), async move {
+            let _ = stopped.await;
+        })
+        .await
+        .unwrap();
+    });
+    (Running { base, state, stop: Some(stop), done }, gate.clone(), OpenOnDrop(gate))
+}
+
+/// Polls `ready` until it holds. The bound only turns a hang into a failure with a message; it is
+/// far above anything the condition needs on a slow machine.
+async fn until(what: &str, mut ready: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !ready() {
+        assert!(start.elapsed() < Duration::from_secs(120), "{what} never happened");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::new()
 }
 
 fn close(a: &Value, b: &Value, path: &str) {
@@ -144,7 +231,7 @@ async fn cors_allow_list_with_the_authorization_header() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn body_limit_queue_of_one_and_deadline() {
     let limits = Limits { max_body_bytes: 200_000, queue_pairs: 1, deadline: Duration::from_secs(60), ..Limits::default() };
-    let w = start(limits, vec![], Duration::from_millis(10)).await;
+    let (w, gate, _open) = start_gated(limits).await;
     let c = client();
     // 413, typed.
     let big = json!({ "pairs": [{ "premise": "x".repeat(300_000), "hypothesis": "y" }] });
@@ -154,20 +241,20 @@ async fn body_limit_queue_of_one_and_deadline() {
     // More pairs than the queue can ever hold: a bad request, not "try later".
     let two = json!({ "pairs": [{ "premise": "a", "hypothesis": "b" }, { "premise": "c", "hypothesis": "d" }] });
     assert_eq!(c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&two).send().await.unwrap().status(), 400);
-    // A queue of one: while a slow pair is scored, the next request is turned away with Retry-After.
-    let slow = json!({ "pairs": [{ "premise": slow_premise(), "hypothesis": "The committee discussed the harbour." }] });
+    // A queue of one: while a pair is being scored (held by the test), the next request is turned
+    // away with Retry-After.
+    let held = json!({ "pairs": [{ "premise": HELD, "hypothesis": "The committee discussed the harbour." }] });
     let first = tokio::spawn({
         let (c, url) = (c.clone(), format!("{}/v1/nli", w.base));
-        async move { c.post(url).bearer_auth(KEY).json(&slow).send().await.unwrap() }
+        async move { c.post(url).bearer_auth(KEY).json(&held).send().await.unwrap() }
     });
-    while w.state.batcher.queued() == 0 {
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    until("the held pair reaching the model", || gate.holding()).await;
     let one = json!({ "pairs": [{ "premise": "A man plays a guitar.", "hypothesis": "A man plays music." }] });
     let busy = c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&one).send().await.unwrap();
     assert_eq!(busy.status(), 429);
     assert_eq!(busy.headers()["retry-after"], "1");
     assert_eq!(busy.json::<Value>().await.unwrap()["error"]["kind"], "busy");
+    gate.open();
     let done: Value = first.await.unwrap().json().await.unwrap();
     assert!(done["results"][0]["entailment"].as_f64().unwrap() > 0.5, "{done}");
     // Room again.
@@ -176,44 +263,36 @@ async fn body_limit_queue_of_one_and_deadline() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn deadline_gives_503_and_abandoned_pairs_never_reach_the_model() {
-    let limits = Limits { deadline: Duration::from_millis(300), ..Limits::default() };
-    let w = start(limits, vec![], Duration::from_millis(10)).await;
+    let deadline = Duration::from_millis(300);
+    let (w, gate, _open) = start_gated(Limits { deadline, ..Limits::default() }).await;
     let c = client();
-    let slow = json!({ "pairs": [{ "premise": slow_premise(), "hypothesis": "The committee discussed the harbour." }] });
-    let res = c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&slow).send().await.unwrap();
+    // The model holds this pair until the test lets it go: the request's deadline passes first.
+    let held = json!({ "pairs": [{ "premise": HELD, "hypothesis": "The committee discussed the harbour." }] });
+    let res = c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&held).send().await.unwrap();
     assert_eq!(res.status(), 503);
     assert_eq!(res.json::<Value>().await.unwrap()["error"]["kind"], "deadline");
-    // The model is still on that pair (its batch was already running); pairs sent now wait behind it,
-    // and their client gives up: they must be dropped, not scored. The client goes once its pairs
-    // are queued (not after a fixed time, which a loaded machine may not have reached them in).
+    assert!(gate.holding(), "the held pair was being scored when its deadline passed");
+    // Pairs sent now wait behind it, and their client gives up: they must be dropped, not scored.
     let five: Vec<Value> = (0..5).map(|i| json!({ "premise": format!("Room {i} shows maps."), "hypothesis": "The room shows maps." })).collect();
     let waiting = tokio::spawn({
         let (c, url) = (c.clone(), format!("{}/v1/nli", w.base));
         async move { c.post(url).bearer_auth(KEY).json(&json!({ "pairs": five })).send().await }
     });
-    for waited in 0.. {
-        if w.state.batcher.queued() >= 1 + 5 {
-            break;
-        }
-        assert!(waited < 5_000, "the five pairs were never queued behind the slow one");
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    }
-    assert_eq!(w.state.metrics.pairs_scored.get(), 0, "the slow pair is still being scored while the five wait");
+    until("the five pairs queued behind the held one", || w.state.batcher.queued() >= 1 + 5).await;
+    let queued_at = std::time::Instant::now();
     waiting.abort();
-    let metrics_after = || async {
-        for _ in 0..200 {
-            let m = c.get(format!("{}/metrics", w.base)).bearer_auth(KEY).send().await.unwrap().text().await.unwrap();
-            if w.state.batcher.queued() == 0 {
-                return m;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("the queue never drained");
-    };
-    let m = metrics_after().await;
+    // Their deadline has surely passed (at least `deadline` since they were queued) before the model
+    // is free again: gone or late, none of them may reach it.
+    tokio::time::sleep(deadline + Duration::from_millis(50)).await;
+    assert!(queued_at.elapsed() > deadline);
+    assert_eq!(w.state.metrics.pairs_scored.get(), 0, "the held pair is still being scored while the five wait");
+    gate.open();
+    until("the queue draining", || w.state.batcher.queued() == 0).await;
+    let m = c.get(format!("{}/metrics", w.base)).bearer_auth(KEY).send().await.unwrap().text().await.unwrap();
     let abandoned = w.state.metrics.abandoned_pairs.get() + w.state.metrics.late_pairs.get();
     assert_eq!(abandoned, 5, "{m}");
-    assert_eq!(w.state.metrics.pairs_scored.get(), 1, "only the slow pair reached the model");
+    assert_eq!(w.state.metrics.pairs_scored.get(), 1, "only the held pair reached the model");
+    assert_eq!(*gate.seen.lock().unwrap(), vec![HELD.to_string()], "the model saw the held pair and nothing else");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -268,17 +347,18 @@ fn engine_model_probs(pairs: &[(&str, &str)]) -> Vec<(f32, f32, f32)> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn shutdown_turns_readiness_off_first() {
-    let mut w = start(Limits::default(), vec![], Duration::from_millis(800)).await;
+    // A drain long beside the few requests made during it (a slow machine must not reach its end first).
+    let mut w = start(Limits::default(), vec![], Duration::from_secs(5)).await;
     let c = client();
     assert_eq!(c.get(format!("{}/health/ready", w.base)).send().await.unwrap().status(), 200);
     w.stop.take().unwrap().send(()).unwrap();
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    until("readiness going off", || !w.state.ready.load(std::sync::atomic::Ordering::SeqCst)).await;
     // Draining: not ready, still alive and answering.
     let ready = c.get(format!("{}/health/ready", w.base)).send().await.unwrap();
     assert_eq!(ready.status(), 503);
     assert_eq!(ready.json::<Value>().await.unwrap()["error"]["kind"], "not_ready");
     assert_eq!(c.get(format!("{}/health/live", w.base)).send().await.unwrap().status(), 200);
-    tokio::time::timeout(Duration::from_secs(10), w.done).await.expect("the server stops after draining").unwrap();
+    tokio::time::timeout(Duration::from_secs(120), w.done).await.expect("the server stops after draining").unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -1,7 +1,7 @@
 //! The report: overall verdict, the answer with highlighted spans (hover or focus shows the evidence
 //! and marks it in the sources), per-sentence and per-citation badges, graphs, KG metrics, findings.
 
-use citelens_engine::{Category, Citation, EvidenceRef, Input, Report, SentenceReport, SpanLabel};
+use citelens_engine::{Category, Citation, DecidedBy, EvidenceRef, Input, Report, SentenceReport, SpanLabel, Verdict};
 use yew::prelude::*;
 
 use crate::draft::safe_href;
@@ -35,14 +35,35 @@ fn label_name(l: SpanLabel) -> &'static str {
 }
 
 pub fn badge(c: Category, confidence: f32) -> Html {
-    verdict_badge(c, confidence, false)
+    badge_with(c, confidence, false, None)
+}
+
+/// What decided a verdict, in words, for its tooltip.
+fn decided_by_text(d: DecidedBy) -> &'static str {
+    match d {
+        DecidedBy::Rules => "decided by the rules (CAQA's rule over the claims)",
+        DecidedBy::FourWayHead => "decided by the four-way head",
+        DecidedBy::Combiner => "decided by the learned combiner",
+        DecidedBy::Sentences => "gathered from the sentences' verdicts",
+    }
+}
+
+/// A verdict's badge, its tooltip naming what decided it.
+pub fn verdict_badge(v: &Verdict) -> Html {
+    badge_with(v.category, v.confidence, v.uncertain, Some(v.decided_by))
 }
 
 /// A category badge; an unsure verdict keeps its category's colour in its own style and says so.
-pub fn verdict_badge(c: Category, confidence: f32, uncertain: bool) -> Html {
+fn badge_with(c: Category, confidence: f32, uncertain: bool, decided_by: Option<DecidedBy>) -> Html {
+    let title = match (uncertain, decided_by) {
+        (true, Some(d)) => Some(format!("unsure: the evidence does not decide this clearly; {}", decided_by_text(d))),
+        (true, None) => Some("unsure: the evidence does not decide this clearly".to_string()),
+        (false, Some(d)) => Some(decided_by_text(d).to_string()),
+        (false, None) => None,
+    };
     html! {
         <span class={classes!("badge", c.as_str(), uncertain.then_some("unsure"))} data-category={c.as_str()} data-uncertain={uncertain.to_string()}
-            title={uncertain.then_some("unsure: the evidence does not decide this clearly")}>
+            data-decided-by={decided_by.map(|d| d.as_str())} title={title}>
             <span class="icon" aria-hidden="true">{ if uncertain { "?" } else { match c { Category::Supportive => "✓", Category::PartiallySupportive => "◐", Category::Contradictory => "✗", Category::Irrelevant => "∅" } } }</span>
             { if uncertain { format!(" unsure: {}", category_text(c)) } else { format!(" {} {:.0}%", category_text(c), confidence * 100.0) } }
         </span>
@@ -157,7 +178,7 @@ pub fn report_view(p: &ReportProps) -> Html {
     html! {
         <div class="report" data-partial={p.partial.to_string()}>
             <div class="overall">
-                <span id="overall" data-category={r.overall.category.as_str()}>{ "Overall: " }{ verdict_badge(r.overall.category, r.overall.confidence, r.overall.uncertain) }</span>
+                <span id="overall" data-category={r.overall.category.as_str()}>{ "Overall: " }{ verdict_badge(&r.overall) }</span>
                 <span id="complexity" data-complexity={r.complexity.kind.as_str()}>{ format!("Reasoning: {}", r.complexity.kind.as_str()) }</span>
                 if let Some(ms) = p.ms {
                     <span class="timing" id="timing">{ format!("verified in {ms:.0} ms, {} pairs", r.pairs_scored) }</span>
@@ -187,7 +208,7 @@ pub fn report_view(p: &ReportProps) -> Html {
                 { for r.sentences.iter().enumerate().map(|(i, s)| html! {
                     <tr class={classes!("sentence", (*focus == Some(Focus::Sentence(i))).then_some("active"))} data-index={i.to_string()} tabindex="0" onfocus={focus_sentence(i)}>
                         <td>{ s.text.clone() }{ check_lines(s) }{ abstention_line(s) }</td>
-                        <td>{ match &s.verdict { Some(v) => verdict_badge(v.category, v.confidence, v.uncertain), None => html! { <span class="badge none">{ "not cited" }</span> } } }</td>
+                        <td>{ match &s.verdict { Some(v) => verdict_badge(v), None => html! { <span class="badge none">{ "not cited" }</span> } } }</td>
                         <td>{ for s.per_citation.iter().map(|c| html! { <span class="per-citation">{ format!("[{}] ", c.citation) }{ badge(c.category, c.confidence) }</span> }) }</td>
                         <td>{ s.complexity.map_or("—", |c| c.as_str()) }</td>
                     </tr>

@@ -413,8 +413,19 @@ function renderAnswer(answer, spans) {
   return frag;
 }
 
-function badge(category, confidence, part = "badge", uncertain = false) {
+const DECIDED_BY_TEXT = {
+  rules: "decided by the rules (CAQA's rule over the claims)",
+  four_way_head: "decided by the four-way head",
+  combiner: "decided by the learned combiner",
+  sentences: "gathered from the sentences' verdicts",
+};
+
+function badge(category, confidence, part = "badge", uncertain = false, decidedBy = null) {
   const b = document.createElement("span");
+  if (decidedBy) {
+    b.dataset.decidedBy = String(decidedBy);
+    b.title = (uncertain ? "unsure: the evidence does not decide this clearly; " : "") + (DECIDED_BY_TEXT[decidedBy] || String(decidedBy));
+  }
   b.className = `badge ${category}${uncertain ? " unsure" : ""}`;
   b.setAttribute("part", `${part} ${category}${uncertain ? " unsure" : ""}`);
   b.dataset.uncertain = String(Boolean(uncertain));
@@ -508,7 +519,7 @@ export class CiteLensElement extends HTMLElement {
   }
   render(input, report, partial) {
     const head = document.createElement("div");
-    head.append(badge(report.overall.category, report.overall.confidence, "verdict", report.overall.uncertain));
+    head.append(badge(report.overall.category, report.overall.confidence, "verdict", report.overall.uncertain, report.overall.decided_by));
     head.append(document.createTextNode(` ${partial ? "checking…" : `reasoning: ${report.complexity.type}`}`));
     const answer = document.createElement("p");
     answer.className = "answer";

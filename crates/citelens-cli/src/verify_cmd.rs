@@ -34,6 +34,30 @@ pub struct VerifyArgs {
     /// sentence against every document.
     #[arg(long)]
     document: Vec<PathBuf>,
+    /// What decides a sentence's category: the rules with the four-way head, or the learned combiner.
+    #[arg(long, value_enum, default_value = "rules")]
+    decide: SentenceDecider,
+}
+
+/// What decides a sentence's category.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum SentenceDecider {
+    /// CAQA's rule over the claims, with the four-way head where the rules leave it open (the default).
+    Rules,
+    /// The learned combiner over the engine's readings (`training/combiner.py`).
+    Combiner,
+}
+
+/// The combiner `decide` asks for: the shipped one, or the file `path` names.
+pub fn sentence_decider(decide: SentenceDecider, path: Option<&std::path::Path>) -> anyhow::Result<Option<citelens_engine::Combiner>> {
+    Ok(match (decide, path) {
+        (SentenceDecider::Rules, _) => None,
+        (SentenceDecider::Combiner, Some(path)) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            Some(citelens_engine::Combiner::from_json(&text).with_context(|| path.display().to_string())?)
+        }
+        (SentenceDecider::Combiner, None) => Some(citelens_engine::Combiner::shipped()),
+    })
 }
 
 /// Reads `path` ("-": standard input) as one JSON document or as JSON lines.
@@ -84,7 +108,8 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             input.citations.push(citelens_engine::Citation { id, title, document: Some(text.clone()), ..Default::default() });
         }
     }
-    let engine = load_engine(args.model, args.thresholds)?;
+    let mut engine = load_engine(args.model, args.thresholds)?;
+    engine.combiner = sentence_decider(args.decide, None)?;
     let single = docs.len() == 1;
     let mut out = std::io::stdout().lock();
     let mut failed = 0;

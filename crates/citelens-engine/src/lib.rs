@@ -6,6 +6,7 @@
 pub mod abstain;
 pub mod checks;
 pub mod claims;
+pub mod combiner;
 pub mod complexity;
 pub mod decide;
 pub mod document;
@@ -30,6 +31,7 @@ pub use input::{Caps, Citation, Cut, Input, Triple};
 pub use progressive::{report_steps, sentence_prefix_ends};
 pub use report::*;
 pub use scorer::Scorer;
+pub use combiner::{Combiner, CombinerError};
 pub use decide::{ClaimFacts, Decider, Decision, RuleDecider};
 pub use plan::{DocumentStage, Plan, Retriever, Scores, WordOverlap};
 pub use retrieve::{Bm25, Bm25Index};

@@ -97,6 +97,36 @@ pub struct Verdict {
     /// never rests on unsure claims alone (those give an unsure partially supportive verdict).
     #[serde(default)]
     pub uncertain: bool,
+    /// What decided the category.
+    #[serde(default)]
+    pub decided_by: DecidedBy,
+}
+
+/// What decided a verdict: a trained model or a named rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DecidedBy {
+    /// CAQA's rule over the claims' statuses (supportive when all are supported, contradictory when
+    /// one is, …), the claims decided by the rule decider.
+    #[default]
+    Rules,
+    /// The four-way head overrode the rules' reading (`verify::combine`; only without the combiner).
+    FourWayHead,
+    /// The learned combiner over the engine's readings (`combiner.rs`).
+    Combiner,
+    /// An answer's verdict gathered from its sentences' by CAQA's rule.
+    Sentences,
+}
+
+impl DecidedBy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DecidedBy::Rules => "rules",
+            DecidedBy::FourWayHead => "four_way_head",
+            DecidedBy::Combiner => "combiner",
+            DecidedBy::Sentences => "sentences",
+        }
+    }
 }
 
 /// One typed check between a claim and its evidence (numbers, dates, polarity, names).
@@ -142,6 +172,23 @@ pub struct CitationScore {
     pub probabilities: Probs,
 }
 
+/// What the model read for one claim across every pair planned for it, beyond the deciding
+/// reading: what the learned combiner reads (`combiner::features`); not part of the JSON.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ClaimSignals {
+    /// Over the claim's evidence sentences and each citation alone.
+    pub entailment_max: f32,
+    pub contradiction_max: f32,
+    /// The four-way head over the same pairs (0 without the head).
+    pub four_way_contradictory_max: f32,
+    pub four_way_supportive_max: f32,
+    /// Over the typed checks' probes: how much better the model reads the claim with the evidence's
+    /// value than the claim itself (0 without a probe).
+    pub probe_gain_max: f32,
+    pub probe_entailment_max: f32,
+    pub probes: usize,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClaimReport {
     pub text: String,
@@ -175,6 +222,8 @@ pub struct ClaimReport {
     /// claim was read against the nearest sentences, which are not listed as evidence).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub not_found: bool,
+    #[serde(skip)]
+    pub signals: ClaimSignals,
 }
 
 fn one() -> f32 {
@@ -203,6 +252,9 @@ pub struct SentenceReport {
     /// lacks the answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abstention: Option<crate::abstain::AbstentionCheck>,
+    /// What the combiner read for this sentence (`combiner::FEATURE_NAMES`); not part of the JSON.
+    #[serde(skip)]
+    pub features: Vec<f32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use crate::combiner::{self, Combiner, SentenceSignals};
 use crate::complexity::{self, SentenceEvidence};
 use crate::decide::{ClaimFacts, Decider, Decision, RuleDecider};
 use crate::entities::{self, Mentions};
@@ -23,16 +24,20 @@ pub struct Engine<S: Scorer> {
     pub scorer: S,
     pub thresholds: Thresholds,
     pub caps: Caps,
+    /// Decides each sentence's category from the engine's readings (`Combiner::shipped()`); `None`,
+    /// the default, leaves it to the rules and the four-way head (`combine`). Off by default until it
+    /// wins everywhere it is measured: see docs/COMBINER.md for the figures on both sides.
+    pub combiner: Option<Combiner>,
 }
 
 impl<S: Scorer> Engine<S> {
     pub fn new(scorer: S) -> Self {
-        Engine { scorer, thresholds: Thresholds::default(), caps: Caps::default() }
+        Engine { scorer, thresholds: Thresholds::default(), caps: Caps::default(), combiner: None }
     }
 
     /// The same thresholds and caps over another scorer.
     pub fn with_scorer<T: Scorer>(&self, scorer: T) -> Engine<T> {
-        Engine { scorer, thresholds: self.thresholds, caps: self.caps }
+        Engine { scorer, thresholds: self.thresholds, caps: self.caps, combiner: self.combiner.clone() }
     }
 
     /// The plan stage: sentences, claims, typed checks and the pairs to score. With long documents
@@ -97,12 +102,13 @@ impl<S: Scorer> Engine<S> {
     /// The report stage for the first `upto` sentences of the plan (all of them for the full report).
     pub fn report(&self, plan: &Plan, book: &Scores, upto: usize) -> Report {
         let decider = RuleDecider { thresholds: self.thresholds };
-        report_with(plan, book, upto, &decider, self.scorer.name())
+        report_with(plan, book, upto, &decider, self.combiner.as_ref(), self.scorer.name())
     }
 }
 
-/// The report of the first `upto` sentences of `plan`, decided by `decider`.
-pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decider, model: String) -> Report {
+/// The report of the first `upto` sentences of `plan`: claims decided by `decider`, sentences by
+/// `combiner` when there is one (else by the rules and the four-way head).
+pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decider, combiner: Option<&Combiner>, model: String) -> Report {
     let t = *decider.thresholds();
     let input = &plan.input;
     let clean = &plan.clean;
@@ -155,6 +161,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
                 complexity: None,
                 claims: vec![],
                 abstention: w.abstention.clone(),
+                features: vec![],
             });
             continue;
         }
@@ -244,7 +251,14 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         }
         let mut verdict = categorize(&claims);
         let four_way = w.whole.and_then(|i| book.get(i).four_way);
-        if let (Some(v), Some(f)) = (verdict, four_way) {
+        // What the combiner reads, computed whether or not it decides (`citelens bench` writes it out
+        // for training).
+        let features = verdict
+            .map(|rules| combiner::features(&SentenceSignals { claims: &claims, rules, four_way, citations: w.cited.len() }))
+            .unwrap_or_default();
+        if let (Some(c), Some(_)) = (combiner, verdict) {
+            verdict = Some(c.decide(&features));
+        } else if let (Some(v), Some(f)) = (verdict, four_way) {
             let mismatches = || claims.iter().flat_map(|c| c.checks.iter()).filter(|k| k.result == "mismatch");
             let confirmed = if mismatches().any(|k| k.kind != crate::checks::CheckKind::Name) {
                 TypedCheck::Value
@@ -333,12 +347,13 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
             complexity: Some(kind),
             claims,
             abstention: None,
+            features,
         });
     }
 
     // Overall.
-    let overall = if four_way_changed { aggregate(&sentence_verdicts) } else { categorize(&all_claims) }
-        .unwrap_or(Verdict { category: Category::Irrelevant, confidence: 0.0, uncertain: false });
+    let overall = if four_way_changed || combiner.is_some() { aggregate(&sentence_verdicts) } else { categorize(&all_claims) }
+        .unwrap_or(Verdict { category: Category::Irrelevant, confidence: 0.0, uncertain: false, decided_by: DecidedBy::Rules });
     let distinct: std::collections::HashSet<usize> = works.iter().flat_map(|w| w.cited.iter().copied()).collect();
     let overall_kind = [ComplexityType::Concatenation, ComplexityType::Intersection, ComplexityType::Union]
         .into_iter()
@@ -443,6 +458,7 @@ fn decide_claim(
     };
     let probes: Vec<Option<(f32, f32)>> =
         cw.probes.iter().map(|pr| Some((book.get(pr.probe).entailment, book.get(pr.original).entailment))).collect();
+    let signals = claim_signals(cw, book, &probes);
     let d: Decision = decider.decide(&ClaimFacts { claim: &cw.claim.text, question, probs, evidence, checks: &cw.checks, probes: &probes, sentence_reading });
     let status = d.status;
     // Evidence units, best first for the status.
@@ -517,6 +533,24 @@ fn decide_claim(
         missing_entities: d.missing_entities,
         checks: d.checks,
         not_found,
+        signals,
+    }
+}
+
+/// The model's readings of a claim over all its planned pairs (each citation alone and each evidence
+/// sentence), and over its probes: the combiner's inputs beyond the deciding reading.
+fn claim_signals(cw: &ClaimPlan, book: &Scores, probes: &[Option<(f32, f32)>]) -> ClaimSignals {
+    let readings: Vec<Probs> = cw.indiv.iter().copied().chain(cw.units.iter().map(|u| u.2)).chain(cw.joint).map(|p| book.get(p)).collect();
+    let max = |f: &dyn Fn(&Probs) -> f32| readings.iter().map(f).fold(0.0, f32::max);
+    let probes: Vec<(f32, f32)> = probes.iter().flatten().copied().collect();
+    ClaimSignals {
+        entailment_max: max(&|p| p.entailment),
+        contradiction_max: max(&|p| p.contradiction),
+        four_way_contradictory_max: max(&|p| p.four_way.map_or(0.0, |f| f[2])),
+        four_way_supportive_max: max(&|p| p.four_way.map_or(0.0, |f| f[0])),
+        probe_gain_max: probes.iter().map(|(probe, claim)| (probe - claim).max(0.0)).fold(0.0, f32::max),
+        probe_entailment_max: probes.iter().map(|p| p.0).fold(0.0, f32::max),
+        probes: probes.len(),
     }
 }
 
@@ -629,7 +663,7 @@ pub fn combine(rules: Verdict, four_way: [f32; 4], confirmed: TypedCheck, t: &Th
     if p < bar {
         return rules;
     }
-    Verdict { category, confidence: p, uncertain: false }
+    Verdict { category, confidence: p, uncertain: false, decided_by: DecidedBy::FourWayHead }
 }
 
 /// The answer's verdict from its sentences' (used when the four-way head changed one): any
@@ -644,13 +678,13 @@ fn aggregate(sentences: &[Option<Verdict>]) -> Option<Verdict> {
     let unsure = v.iter().any(|x| x.uncertain);
     let all = |c: Category| v.iter().all(|x| x.category == c);
     Some(if let Some(c) = v.iter().filter(|x| x.category == Category::Contradictory && !x.uncertain).map(|x| x.confidence).reduce(f32::max) {
-        Verdict { category: Category::Contradictory, confidence: c, uncertain: false }
+        Verdict { category: Category::Contradictory, confidence: c, uncertain: false, decided_by: DecidedBy::Sentences }
     } else if all(Category::Supportive) {
-        Verdict { category: Category::Supportive, confidence: min_conf, uncertain: unsure }
+        Verdict { category: Category::Supportive, confidence: min_conf, uncertain: unsure, decided_by: DecidedBy::Sentences }
     } else if all(Category::Irrelevant) {
-        Verdict { category: Category::Irrelevant, confidence: min_conf, uncertain: unsure }
+        Verdict { category: Category::Irrelevant, confidence: min_conf, uncertain: unsure, decided_by: DecidedBy::Sentences }
     } else {
-        Verdict { category: Category::PartiallySupportive, confidence: min_conf, uncertain: unsure }
+        Verdict { category: Category::PartiallySupportive, confidence: min_conf, uncertain: unsure, decided_by: DecidedBy::Sentences }
     })
 }
 
@@ -668,12 +702,12 @@ pub fn categorize(claims: &[ClaimReport]) -> Option<Verdict> {
     let contradicted: Vec<&&ClaimReport> = counted.iter().filter(|c| c.status == ClaimStatus::Contradicted).collect();
     let v = if contradicted.iter().any(|c| !c.uncertain) {
         let conf = contradicted.iter().filter(|c| !c.uncertain).map(|c| c.confidence).fold(0.0, f32::max);
-        Verdict { category: Category::Contradictory, confidence: conf, uncertain: false }
+        Verdict { category: Category::Contradictory, confidence: conf, uncertain: false, decided_by: DecidedBy::Rules }
     } else if !contradicted.is_empty() {
-        Verdict { category: Category::PartiallySupportive, confidence: contradicted.iter().map(|c| c.confidence).fold(0.0, f32::max), uncertain: true }
+        Verdict { category: Category::PartiallySupportive, confidence: contradicted.iter().map(|c| c.confidence).fold(0.0, f32::max), uncertain: true, decided_by: DecidedBy::Rules }
     } else if counted.iter().all(|c| c.status == ClaimStatus::Supported) {
         let conf = counted.iter().map(|c| c.confidence).fold(1.0, f32::min);
-        Verdict { category: Category::Supportive, confidence: conf, uncertain: any_unsure }
+        Verdict { category: Category::Supportive, confidence: conf, uncertain: any_unsure, decided_by: DecidedBy::Rules }
     } else if counted.iter().any(|c| matches!(c.status, ClaimStatus::Supported | ClaimStatus::PartiallySupported | ClaimStatus::Missing)) {
         Verdict {
             category: Category::PartiallySupportive,
@@ -683,9 +717,10 @@ pub fn categorize(claims: &[ClaimReport]) -> Option<Verdict> {
                 _ => c.probabilities.neutral.max(c.relevance),
             }),
             uncertain: any_unsure,
+            decided_by: DecidedBy::Rules,
         }
     } else {
-        Verdict { category: Category::Irrelevant, confidence: mean(&|c| 1.0 - c.relevance), uncertain: any_unsure }
+        Verdict { category: Category::Irrelevant, confidence: mean(&|c| 1.0 - c.relevance), uncertain: any_unsure, decided_by: DecidedBy::Rules }
     };
     Some(v)
 }
@@ -790,7 +825,7 @@ mod four_way_tests {
     use super::*;
 
     fn v(category: Category, uncertain: bool) -> Verdict {
-        Verdict { category, confidence: 0.7, uncertain }
+        Verdict { category, confidence: 0.7, uncertain, decided_by: DecidedBy::Rules }
     }
 
     #[test]

@@ -11,6 +11,8 @@ use serde_json::{json, Value};
 use super::datasets::parse_category;
 
 pub struct Case {
+    /// The record's `id`, when it has one (kept in the features file, to group a record's rows).
+    pub id: Option<String>,
     pub input: Input,
     pub gold_sentences: Vec<Category>,
     pub gold_overall: Category,
@@ -29,7 +31,7 @@ pub fn load(path: &Path, limit: Option<usize>) -> anyhow::Result<Vec<Case>> {
         let Some(gold_overall) = cat(&row["gold_overall"]) else {
             bail!("{} line {}: gold_overall must be a category", path.display(), i + 1);
         };
-        out.push(Case { input, gold_sentences, gold_overall });
+        out.push(Case { id: row["id"].as_str().map(str::to_string), input, gold_sentences, gold_overall });
         if limit.is_some_and(|n| out.len() >= n) {
             break;
         }
@@ -55,10 +57,12 @@ fn risk_coverage(mut rows: Vec<(f32, bool)>, keep: &[f64]) -> Vec<(f64, f64)> {
         .collect()
 }
 
-pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, reports: Option<&Path>) -> anyhow::Result<()> {
+pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, reports: Option<&Path>, features_out: Option<&Path>) -> anyhow::Result<()> {
     let mut sentences = 0usize;
     let mut right = 0usize;
     let mut flips = 0usize;
+    // Flips shown as sure: the reader sees a stated sentence struck through (or a denied one supported).
+    let mut sure_flips = 0usize;
     let mut unsure = 0usize;
     let mut answers_right = 0usize;
     let mut misaligned = 0usize;
@@ -66,6 +70,9 @@ pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, report
     let mut confusion = [[0usize; 4]; 4];
     let mut details = Vec::new();
     let mut dump = String::new();
+    let mut feature_rows = String::new();
+    // Sure verdicts only (not unsure): how many, and how many right.
+    let (mut sure, mut sure_right) = (0usize, 0usize);
     for (ci, case) in cases.iter().enumerate() {
         let report: Report = engine.verify(&case.input).with_context(|| format!("case {}", ci + 1))?;
         let predicted: Vec<Option<(Category, f32, bool)>> =
@@ -83,7 +90,19 @@ pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, report
             all_right &= ok;
             let flip = is_flip(*gold, cat);
             flips += flip as usize;
+            sure_flips += (flip && p.is_some_and(|x| !x.2)) as usize;
             unsure += p.is_some_and(|x| x.2) as usize;
+            if p.is_some_and(|x| !x.2) {
+                sure += 1;
+                sure_right += ok as usize;
+            }
+            if features_out.is_some() {
+                let features = report.sentences.get(si).map(|s| s.features.as_slice()).unwrap_or(&[]);
+                feature_rows += &(serde_json::to_string(&json!({
+                    "id": case.id, "case": ci + 1, "sentence": si + 1, "gold": gold.as_str(),
+                    "predicted": cat.as_str(), "features": features,
+                }))? + "\n");
+            }
             // Unsure verdicts rank below every sure one.
             let conf = p.map(|x| if x.2 { x.1 * 0.5 } else { 0.5 + x.1 * 0.5 }).unwrap_or(0.0);
             confidence_rows.push((conf, ok));
@@ -101,10 +120,20 @@ pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, report
             dump += &(serde_json::to_string(&json!({"case": ci + 1, "gold_sentences": case.gold_sentences.iter().map(|c| c.as_str()).collect::<Vec<_>>(), "report": report}))? + "\n");
         }
     }
+    if let Some(path) = features_out {
+        std::fs::write(path, feature_rows).with_context(|| format!("writing {}", path.display()))?;
+    }
     if let Some(path) = reports {
         std::fs::write(path, dump).with_context(|| format!("writing {}", path.display()))?;
     }
     let accuracy = 100.0 * right as f64 / sentences.max(1) as f64;
+    let (sup, con) = (0, 2); // Category::ALL positions
+    let contradictions_found = confusion[con][con];
+    let contradictions = confusion[con].iter().sum::<usize>();
+    let called_supportive: usize = (0..4).map(|g| confusion[g][sup]).sum();
+    let supportive_precision = 100.0 * confusion[sup][sup] as f64 / called_supportive.max(1) as f64;
+    let sure_accuracy = 100.0 * sure_right as f64 / sure.max(1) as f64;
+    let sure_coverage = 100.0 * sure as f64 / sentences.max(1) as f64;
     let rc = risk_coverage(confidence_rows, &[1.0, 0.9, 0.8]);
     if json_out {
         println!(
@@ -116,7 +145,12 @@ pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, report
                 "sentence_accuracy": (accuracy * 100.0).round() / 100.0,
                 "answers_right": answers_right,
                 "flips": flips,
+                "sure_flips": sure_flips,
                 "unsure_sentences": unsure,
+                "contradictions_found": contradictions_found,
+                "contradictions": contradictions,
+                "supportive_precision": (supportive_precision * 100.0).round() / 100.0,
+                "sure": {"coverage": sure_coverage, "accuracy": sure_accuracy},
                 "misaligned_answers": misaligned,
                 "risk_coverage": rc.iter().map(|(a, c)| json!({"coverage": c, "accuracy": a})).collect::<Vec<_>>(),
                 "confusion": {"labels": Category::ALL.map(|c| c.as_str()), "rows_gold_columns_predicted": confusion},
@@ -127,6 +161,12 @@ pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, report
     }
     println!("cases: {} answers, {} sentences", cases.len(), sentences);
     println!("sentence accuracy {accuracy:.2} % ({right}/{sentences})   answers right {answers_right}/{}   flips {flips}   unsure {unsure}", cases.len());
+    println!(
+        "contradictions found {contradictions_found}/{contradictions}   supportive precision {supportive_precision:.2} % ({}/{called_supportive})   flips {:.2} % ({sure_flips} of them sure)",
+        confusion[sup][sup],
+        100.0 * flips as f64 / sentences.max(1) as f64
+    );
+    println!("unsure level: sure verdicts {sure}/{sentences} ({sure_coverage:.1} % coverage), {sure_accuracy:.2} % of them right; unsure {unsure}");
     if misaligned > 0 {
         println!("{misaligned} answer(s) split into a different number of sentences than their gold labels");
     }

@@ -63,6 +63,17 @@ pub struct BenchArgs {
     /// With --sweep-evidence: every grid row to this file.
     #[arg(long)]
     sweep_out: Option<PathBuf>,
+    /// Cases: write each sentence's combiner features, with its gold category, as JSON lines (the
+    /// training data of `training/combiner.py`).
+    #[arg(long)]
+    features: Option<PathBuf>,
+    /// Cases: which decides a sentence's category: the rules with the four-way head (the engine's
+    /// default) or the learned combiner (`crates/citelens-engine/data/combiner.json`, or --combiner).
+    #[arg(long, value_enum, default_value = "rules")]
+    decide: crate::verify_cmd::SentenceDecider,
+    /// Cases: the combiner file to use instead of the shipped one (as `training/combiner.py` writes it).
+    #[arg(long)]
+    combiner: Option<PathBuf>,
     /// Skip the first N examples (with --limit: a slice of the data set, for a held-out half).
     #[arg(long, default_value_t = 0)]
     skip: usize,
@@ -450,7 +461,8 @@ fn run_cases(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.thresholds {
         engine.thresholds = crate::verify_cmd::read_thresholds(path)?;
     }
-    cases::run(&engine, &cases, args.json, args.reports.as_deref())?;
+    engine.combiner = crate::verify_cmd::sentence_decider(args.decide, args.combiner.as_deref())?;
+    cases::run(&engine, &cases, args.json, args.reports.as_deref(), args.features.as_deref())?;
     if let Some(path) = &args.score_cache {
         engine.scorer.save(path)?;
     }

@@ -1,12 +1,20 @@
 //! The cited-answer regression suite (tests/fixtures/cases.jsonl: answers like the ones AI search
 //! engines write, with a gold category per sentence) through the shipped model: no verdict may be
-//! flipped, and sentence accuracy may not fall below the floor it has reached.
+//! flipped but the known ones below, and sentence accuracy may not fall below the floor it has reached.
+//! The suite was written by the project, so it is a regression test for crashes and obvious flips,
+//! not the yardstick (that is `citelens_synth` dev).
 
 use std::process::Command;
 
 /// Sentence accuracy (percent) the suite reached with the shipped model and rules, less a point of
 /// slack for numeric noise between platforms. Raise it when the engine improves.
-const ACCURACY_FLOOR: f64 = 83.5;
+const ACCURACY_FLOOR: f64 = 82.4;
+
+/// Flips the engine is known to make here. Each had a rule written for this one sentence
+/// (`checks::agent`, the superlative holder); both rules were removed in issue 33 because they
+/// changed nothing on `citelens_synth` dev (answers 57.57 % and claims 36.05 % with and without them;
+/// docs/COMBINER.md lists the ablation).
+const KNOWN_FLIPS: [&str; 2] = ["The Sahara is the largest desert in the world.", "Wilbur piloted the first flight."];
 
 #[test]
 fn the_suite_has_no_flips_and_keeps_its_accuracy() {
@@ -20,7 +28,8 @@ fn the_suite_has_no_flips_and_keeps_its_accuracy() {
     assert!(v["answers"].as_u64().unwrap() >= 40 && v["sentences"].as_u64().unwrap() >= 120, "the suite is its full size");
     assert_eq!(v["misaligned_answers"], 0, "every answer splits into as many sentences as it has gold labels");
     let flips: Vec<&serde_json::Value> = v["wrong"].as_array().unwrap().iter().filter(|w| w["flip"] == true).collect();
-    assert_eq!(v["flips"], 0, "flipped verdicts: {flips:#?}");
+    let unknown: Vec<&&serde_json::Value> = flips.iter().filter(|w| !KNOWN_FLIPS.contains(&w["text"].as_str().unwrap_or(""))).collect();
+    assert!(unknown.is_empty(), "flipped verdicts: {unknown:#?}");
     let accuracy = v["sentence_accuracy"].as_f64().unwrap();
     assert!(accuracy >= ACCURACY_FLOOR, "sentence accuracy {accuracy} fell below {ACCURACY_FLOOR}");
     // Risk-coverage is printed for 100 / 90 / 80 % and never gets worse as unsure verdicts are set aside.

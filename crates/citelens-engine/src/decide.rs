@@ -94,8 +94,8 @@ impl Decider for RuleDecider {
                 // unless the model reads the negating sentence as entailing the claim.
                 CheckKind::Polarity if c.same_role && c.negated == Some(Side::Source) => probe_ent < t.probe_entailment,
                 CheckKind::Number | CheckKind::Date => probe_ent >= t.probe_entailment,
-                // A role with one holder that the evidence gives to another ("Antarctica is the largest
-                // desert"): the model reading that as the evidence's is enough, as for values.
+                // A relation whose two ends the evidence gives swapped word for word ("sailed from New
+                // York to Southampton"): the model reading that as the evidence's is enough, as for values.
                 _ if c.exclusive => probe_ent >= t.probe_entailment,
                 // An opposite word in the same place: the model reads past antonyms as it does past values.
                 CheckKind::Polarity if c.same_role => probe_ent >= t.probe_entailment,
@@ -543,16 +543,6 @@ mod tests {
         assert!(d.checks.iter().any(|c| c.message == "the source says \"has not adopted the euro\"; the answer says Switzerland adopted the euro in 2002"), "{:?}", d.checks);
         // The model entailing the claim from the negating sentence means the rule misread it.
         let d = decide("Switzerland adopted the euro in 2002.", ev, probs(0.7, 0.1), &[Some((0.7, 0.7))]);
-        assert_ne!(d.status, ClaimStatus::Contradicted);
-    }
-
-    #[test]
-    fn a_superlative_the_evidence_gives_another_holder_contradicts_on_the_probe_alone() {
-        let ev = "Antarctica is the largest desert in the world. The Sahara is the largest hot desert.";
-        // The model entails the claim as well as the probe (it reads past "hot"): the role has one holder.
-        let d = decide("The Sahara is the largest desert in the world.", ev, probs(0.8, 0.1), &[Some((0.8, 0.8))]);
-        assert_eq!(d.status, ClaimStatus::Contradicted);
-        let d = decide("The Sahara is the largest desert in the world.", ev, probs(0.8, 0.1), &[Some((0.3, 0.8))]);
         assert_ne!(d.status, ClaimStatus::Contradicted);
     }
 

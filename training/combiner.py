@@ -20,11 +20,19 @@ Needs numpy and scikit-learn (training only; the engine evaluates the exported w
 """
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
 CATEGORIES = ["supportive", "partially_supportive", "contradictory", "irrelevant"]
 FLIPS = {(0, 2), (2, 0)}
+
+
+def feature_names(rust_file):
+    """`FEATURE_NAMES` as the engine lists them (`crates/citelens-engine/src/combiner.rs`)."""
+    src = Path(rust_file).read_text()
+    block = src[src.index("pub const FEATURE_NAMES"):]
+    return re.findall(r'"([a-z_]+)"', block[: block.index("];")])
 
 
 def load(paths):
@@ -99,11 +107,7 @@ def main():
                     help="weights tried for rows of the answers files (claims weigh 1): the product reads whole answers")
     a = ap.parse_args()
 
-    import re
-
-    src = Path(a.names).read_text()
-    block = src[src.index("pub const FEATURE_NAMES"):]
-    names = re.findall(r'"([a-z_]+)"', block[: block.index("];")])
+    names = feature_names(a.names)
 
     train = load(a.train)
     groups = np.array([g.split(":", 1)[1] for g, _, _, _ in train])

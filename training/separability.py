@@ -8,11 +8,13 @@ It measures what any combiner of the engine's readings can reach: if no feature 
 the model's readings, not the decision logic, are the limit. Needs numpy and scikit-learn.
 """
 import argparse
-import json
-import re
+import sys
 from pathlib import Path
 
-CATEGORIES = ["supportive", "partially_supportive", "contradictory", "irrelevant"]
+sys.path.insert(0, str(Path(__file__).parent))
+import combiner  # noqa: E402
+
+SUPPORTIVE, CONTRADICTORY = combiner.CATEGORIES.index("supportive"), combiner.CATEGORIES.index("contradictory")
 
 
 def main():
@@ -24,13 +26,10 @@ def main():
     ap.add_argument("--names", default="crates/citelens-engine/src/combiner.rs")
     ap.add_argument("--top", type=int, default=10)
     a = ap.parse_args()
-    src = Path(a.names).read_text()
-    block = src[src.index("pub const FEATURE_NAMES"):]
-    names = re.findall(r'"([a-z_]+)"', block[: block.index("];")])
-    rows = [json.loads(l) for f in a.files for l in Path(f).read_text().splitlines() if l.strip()]
-    rows = [r for r in rows if r["features"] and r["gold"] in ("supportive", "contradictory")]
-    x = np.array([r["features"] for r in rows], dtype=float)
-    contradictory = np.array([r["gold"] == "contradictory" for r in rows])
+    names = combiner.feature_names(a.names)
+    rows = [r for r in combiner.load(a.files) if r[1] in (SUPPORTIVE, CONTRADICTORY)]
+    x = np.array([r[2] for r in rows], dtype=float)
+    contradictory = np.array([r[1] == CONTRADICTORY for r in rows])
     print(f"{len(rows)} sentences: {int((~contradictory).sum())} supportive, {int(contradictory.sum())} contradictory")
     auc = []
     for i, n in enumerate(names):

@@ -45,7 +45,8 @@ pub struct Conflict {
     /// For a negation one side has and the other lacks: which side has it.
     pub negated: Option<Side>,
     /// The evidence's value excludes the claim's, so the probe alone confirms the conflict: one
-    /// relation with its two ends swapped word for word ("A took over the project from B" against "B took over the project from A").
+    /// relation with its two ends swapped word for word ("A took over the project from B" against
+    /// "B took over the project from A").
     pub exclusive: bool,
 }
 

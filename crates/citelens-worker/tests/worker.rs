@@ -27,17 +27,25 @@ async fn start(limits: Limits, cors: Vec<String>, drain: Duration) -> Running {
     start_with(model_dir(), limits, cors, drain).await
 }
 
-async fn start_with(dir: std::path::PathBuf, limits: Limits, cors: Vec<String>, drain: Duration) -> Running {
-    let config = Config {
+fn config(dir: std::path::PathBuf, limits: Limits, cors: Vec<String>, drain: Duration) -> Config {
+    Config {
         model_dir: dir,
         keys: Keys::from_text(&format!("# test\n{KEY}\n")).unwrap(),
-        cors: cors.clone(),
+        cors,
         backend: BackendChoice::Cpu,
         limits,
         drain,
         thresholds: Default::default(),
-    };
-    let state = AppState::load(&config).unwrap();
+    }
+}
+
+async fn start_with(dir: std::path::PathBuf, limits: Limits, cors: Vec<String>, drain: Duration) -> Running {
+    let config = config(dir, limits, cors, drain);
+    serve_state(AppState::load(&config).unwrap(), config.cors, drain).await
+}
+
+/// Serves `state` on a free port of 127.0.0.1 until the test sends `stop`.
+async fn serve_state(state: Arc<AppState>, cors: Vec<String>, drain: Duration) -> Running {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -102,15 +110,7 @@ impl Drop for OpenOnDrop {
 
 async fn start_gated(limits: Limits) -> (Running, Arc<GatedModel>, OpenOnDrop) {
     let gate = Arc::new(GatedModel { open: Default::default(), opened: Default::default(), holding: Default::default(), seen: Default::default() });
-    let config = Config {
-        model_dir: std::path::PathBuf::new(),
-        keys: Keys::from_text(&format!("# test\n{KEY}\n")).unwrap(),
-        cors: vec![],
-        backend: BackendChoice::Cpu,
-        limits,
-        drain: Duration::from_millis(10),
-        thresholds: Default::default(),
-    };
+    let config = config(std::path::PathBuf::new(), limits, vec![], Duration::from_millis(10));
     let loaded = citelens_worker::backend::Loaded {
         model: gate.clone(),
         name: "gated-test-model".into(),
@@ -119,19 +119,8 @@ async fn start_gated(limits: Limits) -> (Running, Arc<GatedModel>, OpenOnDrop) {
         evidence: false,
         backend: citelens_worker::backend::Backend::Cpu,
     };
-    let state = AppState::with_model(&config, loaded);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = state.clone();
-    let done = tokio::spawn(async move {
-        serve(listener, serving, &[], Duration::from_millis(10), async move {
-            let _ = stopped.await;
-        })
-        .await
-        .unwrap();
-    });
-    (Running { base, state, stop: Some(stop), done }, gate.clone(), OpenOnDrop(gate))
+    let running = serve_state(AppState::with_model(&config, loaded), config.cors, config.drain).await;
+    (running, gate.clone(), OpenOnDrop(gate))
 }
 
 /// Polls `ready` until it holds. The bound only turns a hang into a failure with a message; it is

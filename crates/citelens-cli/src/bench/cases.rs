@@ -90,12 +90,12 @@ pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, report
             all_right &= ok;
             let flip = is_flip(*gold, cat);
             flips += flip as usize;
-            sure_flips += (flip && p.is_some_and(|x| !x.2)) as usize;
-            unsure += p.is_some_and(|x| x.2) as usize;
-            if p.is_some_and(|x| !x.2) {
-                sure += 1;
-                sure_right += ok as usize;
-            }
+            let is_unsure = p.is_some_and(|x| x.2);
+            let is_sure = p.is_some() && !is_unsure;
+            unsure += is_unsure as usize;
+            sure += is_sure as usize;
+            sure_right += (is_sure && ok) as usize;
+            sure_flips += (is_sure && flip) as usize;
             if features_out.is_some() {
                 let features = report.sentences.get(si).map(|s| s.features.as_slice()).unwrap_or(&[]);
                 feature_rows += &(serde_json::to_string(&json!({

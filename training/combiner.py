@@ -185,7 +185,9 @@ def main():
         "costs": costs,
         "unsure_below": unsure_below,
         "trained_on": {
-            "data": "citelens_synth train (answers and claims), features from `citelens bench --features`",
+            "data": "citelens_synth train split (answers and claims; ../shared/data/citelens_synth/train_ids.txt), features from `citelens bench --features`",
+            "licences": "citelens_synth: CC0-1.0 for what was written for citelens; its quoted passages: Fool Me Twice "
+                        "(Apache-2.0; Wikipedia CC-BY-SA), FactCG (MIT), SummEdits (Apache-2.0), Evidence Inference (MIT; PMC open access)",
             "rows": int(len(y)),
             "model": "multinomial logistic regression, L2",
             "figures": report,

@@ -35,7 +35,11 @@ def feature_names(rust_file):
     return re.findall(r'"([a-z_]+)"', block[: block.index("];")])
 
 
-def load(paths):
+def load(paths, head_selection_only=False):
+    """Feature rows (record key, gold, features, the rules' verdict). `head_selection_only` keeps the
+    records the four-way head never trained on (`synth_cases.in_head_selection`)."""
+    from synth_cases import in_head_selection
+
     rows = []
     for p in paths:
         for line in Path(p).read_text(encoding="utf-8").splitlines():
@@ -43,6 +47,8 @@ def load(paths):
                 continue
             r = json.loads(line)
             if not r["features"]:  # a sentence with nothing to verify
+                continue
+            if head_selection_only and not in_head_selection(r["id"]):
                 continue
             rows.append((f"{Path(p).name}:{r['id'] or r['case']}", CATEGORIES.index(r["gold"]), r["features"], CATEGORIES.index(r["predicted"])))
     return rows
@@ -105,11 +111,15 @@ def main():
     ap.add_argument("--sure-accuracy", type=float, default=75.0, help="the accuracy sure verdicts must reach on dev answers")
     ap.add_argument("--answer-weights", type=float, nargs="+", default=[1.0, 2.0, 3.0],
                     help="weights tried for rows of the answers files (claims weigh 1): the product reads whole answers")
+    ap.add_argument("--head-selection-only", action="store_true",
+                    help="learn only from the train records a four-way head trained on citelens_synth never saw "
+                         "(synth_cases.in_head_selection): on the others its outputs are better than on new answers, "
+                         "and the combiner would learn to trust it too much. Needed with a head from CASES_REPEAT>0")
     a = ap.parse_args()
 
     names = feature_names(a.names)
 
-    train = load(a.train)
+    train = load(a.train, head_selection_only=a.head_selection_only)
     groups = np.array([g.split(":", 1)[1] for g, _, _, _ in train])
     source = np.array([g.split(":", 1)[0] for g, _, _, _ in train])
     y = np.array([c for _, c, _, _ in train])
@@ -185,7 +195,9 @@ def main():
         "costs": costs,
         "unsure_below": unsure_below,
         "trained_on": {
-            "data": "citelens_synth train split (answers and claims; ../shared/data/citelens_synth/train_ids.txt), features from `citelens bench --features`",
+            "data": ("citelens_synth train split (answers and claims; ../shared/data/citelens_synth/train_ids.txt)"
+                     + (", only the records the four-way head did not train on (synth_cases.in_head_selection)" if a.head_selection_only else "")
+                     + ", features from `citelens bench --features`"),
             "licences": "citelens_synth: CC0-1.0 for what was written for citelens; its quoted passages: Fool Me Twice "
                         "(Apache-2.0; Wikipedia CC-BY-SA), FactCG (MIT), SummEdits (Apache-2.0), Evidence Inference (MIT; PMC open access)",
             "rows": int(len(y)),

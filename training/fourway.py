@@ -25,6 +25,7 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).parent))
 import data  # noqa: E402
+import synth_cases  # noqa: E402
 import train  # noqa: E402
 from model import Config, CrossEncoder  # noqa: E402
 
@@ -113,6 +114,17 @@ def read_pairs(path, window=True):
         prem = data._best_window(r["premise"], r["hypothesis"]) if window else r["premise"]
         rows.append((prem, r["hypothesis"], r["gold"], r.get("complexity")))
     return rows
+
+
+def case_rows(path, select_tenths):
+    """Cited answers with gold sentences (`citelens pairs --dataset cases`, e.g. citelens_synth train):
+    (training rows, selection rows), split by record."""
+    train_rows, select_rows = [], []
+    for line in open(path, encoding="utf-8"):
+        r = json.loads(line)
+        row = (data._best_window(r["premise"], r["hypothesis"]), r["hypothesis"], r["gold"], None)
+        (select_rows if synth_cases.in_head_selection(r.get("record"), select_tenths) else train_rows).append(row)
+    return train_rows, select_rows
 
 
 def nli_rows(pool, rng, n):
@@ -221,6 +233,11 @@ def main():
     ap.add_argument("--nli", type=int, default=10000, help="SNLI/MultiNLI pairs mixed in")
     ap.add_argument("--fever", type=int, default=6000, help="FEVER-NLI pairs mixed in")
     ap.add_argument("--prose", type=int, default=0, help="four-way rows composed from NLI premises (data.composed_four_way); 8,000 was tried and not shipped (MODEL.md)")
+    ap.add_argument("--cases-repeat", type=int, default=0,
+                    help="times each cases_train_*.jsonl row (citelens_synth train: realistic cited answers) enters an epoch; "
+                         "0 (the shipped head's recipe) leaves them out; 2 is issue 33's tried head (MODEL.md)")
+    ap.add_argument("--cases-select-tenths", type=int, default=synth_cases.HEAD_SELECTION_TENTHS,
+                    help="tenths of the cases_train records kept apart to choose the epoch (never citelens_synth dev)")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--resume", help="a trained branch (fourway.pt, e.g. from_onnx.py --fourway-out of the shipped file) to start from, "
                                      "in place of a copy of the NLI encoder's top layers: fine-tunes the shipped head on new generator output")
@@ -257,17 +274,26 @@ def main():
     fv = fever_rows(root, rng, args.fever)
     train_rows += fv
     sources["fever_nli"] = len(fv)
+    case_select = []
+    for f in sorted(pairs.glob("cases_train_*.jsonl")) if args.cases_repeat > 0 else []:
+        rows, select = case_rows(f, args.cases_select_tenths)
+        train_rows += rows * args.cases_repeat
+        case_select += select
+        sources[f.stem] = len(rows) * args.cases_repeat
     composed, prose_dev = prose_rows(nli_pool, rng, args.prose)
     train_rows += composed
     sources["composed_nli_four_way"] = len(composed)
     dev_rows = read_pairs(pairs / "caqa_dev.jsonl", window=False)
     held = {f.stem: read_pairs(f) for f in sorted(pairs.glob("expertqa_heldout_*.jsonl"))}
+    # citelens_synth dev (the development yardstick): printed after every epoch, never used to choose.
+    held.update({f.stem: read_pairs(f) for f in sorted(pairs.glob("cases_dev_*.jsonl"))})
     print(f"[fourway] training rows {len(train_rows)}: {sources}", flush=True)
 
     model.eval()
     feats = encode_trunk(model, tok, train_rows, max_len, max_hyp)
     dev_feats = encode_trunk(model, tok, dev_rows, max_len, max_hyp)
     prose_dev_feats = encode_trunk(model, tok, prose_dev, max_len, max_hyp)
+    case_select_feats = encode_trunk(model, tok, case_select, max_len, max_hyp)
     held_feats = {k: encode_trunk(model, tok, v, max_len, max_hyp) for k, v in held.items()}
     print(f"[fourway] trunk features in {time.time() - t0:.0f}s", flush=True)
     allowed = torch.zeros(len(train_rows), 4, dtype=torch.bool)
@@ -289,11 +315,15 @@ def main():
         nonlocal best
         dev_acc = accuracy(logits_of(model, dev_feats), dev_rows)
         prose_acc = accuracy(logits_of(model, prose_dev_feats), prose_dev)
+        parts = [dev_acc, prose_acc]
+        if case_select:
+            parts.append(accuracy(logits_of(model, case_select_feats), case_select))
         heldout = {k: round(accuracy(logits_of(model, f), held[k]), 4) for k, f in held_feats.items()}
         print(f"[fourway] epoch {epoch}: loss {loss:.4f}  caqa dev acc {dev_acc:.4f}  composed prose dev acc {prose_acc:.4f}  "
-              f"held-out {heldout}  ({time.time() - t0:.0f}s)", flush=True)
-        if (dev_acc + prose_acc) / 2 > best[0]:
-            best = ((dev_acc + prose_acc) / 2, copy.deepcopy(model.state_dict()), epoch)
+              + (f"cases selection acc {parts[2]:.4f}  " if case_select else "")
+              + f"held-out {heldout}  ({time.time() - t0:.0f}s)", flush=True)
+        if sum(parts) / len(parts) > best[0]:
+            best = (sum(parts) / len(parts), copy.deepcopy(model.state_dict()), epoch)
 
     if args.resume:
         # Epoch 0 is the branch as resumed: fine-tuning that does not beat it on dev is not kept.
@@ -319,7 +349,7 @@ def main():
     temperature = train.fit_temperature(dev_logits, y)
     dev_acc = accuracy(dev_logits, dev_rows)
     torch.save(model.state_for_export(), out / "fourway.pt")
-    meta = {"branch": args.branch, "start_layer": model.start, "epochs": args.epochs, "kept_epoch": best[2], "lr": args.lr, "resume": args.resume, "sources": sources,
+    meta = {"cases_repeat": args.cases_repeat, "cases_select_tenths": args.cases_select_tenths, "cases_select_rows": len(case_select), "branch": args.branch, "start_layer": model.start, "epochs": args.epochs, "kept_epoch": best[2], "lr": args.lr, "resume": args.resume, "sources": sources,
             "caqa_dev_accuracy": dev_acc, "temperature": temperature, "init": str(args.init), "seconds": round(time.time() - t0)}
     (out / "fourway_meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     print(f"[fourway] caqa dev accuracy {dev_acc:.4f}, temperature {temperature}; wrote {out / 'fourway.pt'}", flush=True)

@@ -2,7 +2,9 @@
 
 Writes, for each split (train, dev), two files:
 - `<split>_answers.jsonl`: each record's answer with its gold category per sentence;
-- `<split>_claims.jsonl`: each labelled claim as a one-sentence answer ("<text> [1]."), one per line.
+- `<split>_claims.jsonl`: each labelled claim as a one-sentence answer ("<text> [1]."), one per line;
+and `train_head_selection_{answers,claims}.jsonl`: the train records a four-way head trained on
+citelens_synth does not train on (`in_head_selection`): the combiner's rows with such a head.
 
     python3 training/synth_cases.py --data ../shared/data/citelens_synth --out target/synth
 
@@ -11,9 +13,21 @@ the combiner on it.
 """
 import argparse
 import json
+import zlib
 from pathlib import Path
 
 CATEGORIES = ("supportive", "partially_supportive", "contradictory", "irrelevant")
+# Tenths of the train records (by `in_head_selection`) that a four-way head trained on citelens_synth
+# (training/fourway.py --cases-repeat) never trains on: they choose its epoch, and they are the only
+# train rows a combiner may learn that head's outputs from (on the records the head trained on, its
+# outputs are better than they will be on new answers).
+HEAD_SELECTION_TENTHS = 2
+
+
+def in_head_selection(record, tenths=HEAD_SELECTION_TENTHS):
+    """Whether a train record (by a stable hash of its id) is kept apart from the four-way head's
+    training. Grouped by record, so an answer and its claims fall on the same side."""
+    return zlib.crc32(str(record).encode()) % 10 < tenths
 
 
 def overall(labels):
@@ -76,6 +90,9 @@ def split(data_dir, out_dir):
             continue
         rows[(s, "answers")].append(answer_case(rec))
         rows[(s, "claims")].extend(claim_case(rec, c) for c in rec.get("claims", []))
+    # The train records a head trained on citelens_synth never sees, apart (`in_head_selection`).
+    for k in ("answers", "claims"):
+        rows[("train_head_selection", k)] = [r for r in rows[("train", k)] if in_head_selection(r["id"])]
     counts = {}
     for (s, k), rs in rows.items():
         with open(out_dir / f"{s}_{k}.jsonl", "w", encoding="utf-8") as f:

@@ -43,6 +43,23 @@ class ClaimCaseTest(unittest.TestCase):
             synth_cases.claim_case(self.REC, {"text": "x", "cites": ["1"], "label": "maybe"})
 
 
+class HeadSelectionTest(unittest.TestCase):
+    def test_the_share_is_stable_grouped_by_record_and_about_its_size(self):
+        ids = [f"syn-{p}-{i:03d}" for p in range(1, 13) for i in range(1, 40)]
+        kept = [r for r in ids if synth_cases.in_head_selection(r)]
+        self.assertEqual(kept, [r for r in ids if synth_cases.in_head_selection(r)])  # no randomness
+        share = len(kept) / len(ids)
+        self.assertGreater(share, 0.10)
+        self.assertLess(share, 0.30)
+        self.assertFalse(any(synth_cases.in_head_selection(r, 0) for r in ids))  # zero tenths keeps none
+
+    @unittest.skipUnless((SHARED / "citelens_synth/train_ids.txt").exists(), "citelens_synth not found")
+    def test_both_sides_of_the_real_train_split_are_used(self):
+        train = (SHARED / "citelens_synth/train_ids.txt").read_text().split()
+        kept = sum(synth_cases.in_head_selection(r) for r in train)
+        self.assertTrue(0 < kept < len(train))
+
+
 @unittest.skipUnless((SHARED / "citelens_synth/dev_ids.txt").exists(), "citelens_synth not found")
 class SplitTest(unittest.TestCase):
     def test_the_split_keeps_dev_records_out_of_train(self):
@@ -53,6 +70,9 @@ class SplitTest(unittest.TestCase):
             ids = lambda f: {json.loads(l)["id"] for l in Path(d, f).read_text().splitlines()}  # noqa: E731
             self.assertFalse(ids("train_answers.jsonl") & ids("dev_answers.jsonl"))
             self.assertFalse(ids("train_claims.jsonl") & ids("dev_answers.jsonl"))
+            selection = ids("train_head_selection_answers.jsonl")
+            self.assertTrue(selection and selection < ids("train_answers.jsonl"))
+            self.assertEqual(ids("train_head_selection_claims.jsonl"), selection)
 
 
 @unittest.skipIf(combiner is None, "numpy not installed")

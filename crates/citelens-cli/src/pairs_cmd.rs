@@ -44,6 +44,9 @@ pub fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
     if matches!(args.dataset, Dataset::LabWice | Dataset::EvidenceInference) {
         return evidence_pairs(&args);
     }
+    if args.dataset == Dataset::Cases {
+        return case_pairs(&args);
+    }
     let (examples, skipped) = datasets::load(args.dataset, &args.input, args.limit)?;
     let caps = Caps { max_citation_chars: 400_000, max_citations: 64, ..Caps::default() };
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?);
@@ -61,6 +64,40 @@ pub fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     println!("{written} pairs from {} examples ({skipped} rows skipped, {refused} refused by the caps) written to {}", examples.len(), args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Cited answers with a gold category per sentence (`bench --dataset cases`, e.g. citelens_synth
+/// through training/synth_cases.py): each sentence's whole pair with that sentence's gold. An answer
+/// the engine splits into a different number of sentences than its gold lists is skipped and counted,
+/// so that no pair carries another sentence's label.
+fn case_pairs(args: &PairsArgs) -> anyhow::Result<ExitCode> {
+    let cases = crate::bench::cases::load(&args.input, args.limit)?;
+    let caps = Caps { max_citation_chars: 400_000, max_citations: 64, ..Caps::default() };
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?);
+    let (mut written, mut refused, mut misaligned) = (0, 0, 0);
+    for case in &cases {
+        let Ok(plan) = Plan::with_whole_sentences(&case.input, &caps, &WordOverlap, true) else {
+            refused += 1;
+            continue;
+        };
+        if plan.sentences.len() != case.gold_sentences.len() {
+            misaligned += 1;
+            continue;
+        }
+        for (sentence, gold) in plan.sentences.iter().zip(&case.gold_sentences) {
+            let Some(whole) = sentence.whole else { continue };
+            let (premise, hypothesis) = &plan.pairs()[whole];
+            writeln!(out, "{}", json!({"premise": premise, "hypothesis": hypothesis, "gold": gold.as_str(), "record": case.id}))?;
+            written += 1;
+        }
+    }
+    out.flush()?;
+    println!(
+        "{written} pairs from {} answers ({refused} refused by the caps, {misaligned} split into another number of sentences than their gold) written to {}",
+        cases.len(),
+        args.out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

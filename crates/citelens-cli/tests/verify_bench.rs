@@ -156,3 +156,32 @@ fn verify_names_a_pdf_without_text() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("scan.pdf") && err.contains("PDF"), "{err}");
 }
+
+#[test]
+fn pairs_from_cases_carry_each_sentences_own_gold_and_skip_misaligned_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("cases.jsonl");
+    let out_file = dir.path().join("pairs.jsonl");
+    let citations = r#"[{"id": "1", "text": "The bridge opened in 1932. It carries a railway."}]"#;
+    let aligned = format!(
+        r#"{{"id": "r1", "question": "When did the bridge open?", "answer": "The bridge opened in 1932 [1]. It carries a motorway [1].", "citations": {citations}, "gold_sentences": ["supportive", "contradictory"], "gold_overall": "contradictory"}}"#
+    );
+    // Two sentences, one gold: no pair may take another sentence's label.
+    let misaligned = format!(
+        r#"{{"id": "r2", "question": "When?", "answer": "The bridge opened in 1932 [1]. It carries a railway [1].", "citations": {citations}, "gold_sentences": ["supportive"], "gold_overall": "supportive"}}"#
+    );
+    std::fs::write(&input, format!("{aligned}\n{misaligned}\n")).unwrap();
+    let out = citelens()
+        .args(["pairs", "--dataset", "cases", "--input", input.to_str().unwrap(), "--out", out_file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(printed.contains("2 pairs from 2 answers") && printed.contains("1 split into another number"), "{printed}");
+    let rows: Vec<serde_json::Value> =
+        std::fs::read_to_string(&out_file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!((rows[0]["gold"].as_str(), rows[1]["gold"].as_str()), (Some("supportive"), Some("contradictory")));
+    assert!(rows[1]["hypothesis"].as_str().unwrap().contains("motorway"));
+    assert!(rows.iter().all(|r| r["record"] == "r1" && r["premise"].as_str().unwrap().contains("1932")));
+}

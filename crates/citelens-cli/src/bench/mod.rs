@@ -1,6 +1,6 @@
 //! `citelens bench`: run the engine over a labelled data set and print the papers' tables.
 
-mod cases;
+pub mod cases;
 pub(crate) mod datasets;
 pub(crate) mod lab;
 mod metrics;

@@ -8,6 +8,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 rustup target list --installed | grep -q '^wasm32-unknown-unknown$' || rustup target add wasm32-unknown-unknown
+rustup component list --installed | grep -q "^rustfmt" || rustup component add rustfmt
+rustup component list --installed | grep -q "^clippy" || rustup component add clippy
 if ! trunk --version 2>/dev/null | grep -q ' 0.21.14'; then
   cargo install --locked trunk --version 0.21.14   # 0.22 needs a newer rustc
 fi

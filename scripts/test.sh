@@ -13,6 +13,9 @@ source scripts/setup-web.sh
 # "No space left on device" when every test binary carried full debug info).
 disk() { echo "   disk: target/ $(du -sh target 2>/dev/null | cut -f1), $(df -h --output=avail . | tail -1 | tr -d ' ') free"; }
 
+echo "== cargo fmt --check (rustfmt.toml)"
+cargo fmt --all --check
+
 echo "== cargo test (native)"
 cargo test --workspace 2>&1
 disk

@@ -69,7 +69,14 @@ pub async fn load(worker: bool, on_progress: impl Fn(Progress) + 'static) -> Res
     let promise: Promise = method(&api, "load")?.call1(&api, &opts).map_err(error_text)?.dyn_into().map_err(error_text)?;
     let info = JsFuture::from(promise).await.map_err(error_text)?;
     drop(cb);
-    Ok(ModelInfo { model: text(&info, "model"), bytes: num(&info, "bytes"), cached: flag(&info, "cached"), load_ms: num(&info, "loadMs"), mode: text(&info, "mode"), workers: num(&info, "workers") as u32 })
+    Ok(ModelInfo {
+        model: text(&info, "model"),
+        bytes: num(&info, "bytes"),
+        cached: flag(&info, "cached"),
+        load_ms: num(&info, "loadMs"),
+        mode: text(&info, "mode"),
+        workers: num(&info, "workers") as u32,
+    })
 }
 
 fn report_from(v: &JsValue) -> Result<Report, String> {
@@ -79,7 +86,11 @@ fn report_from(v: &JsValue) -> Result<Report, String> {
 
 /// Verifies `input`; `on_sentence(partial, done, total)` gets the report so far after each sentence,
 /// and with long documents `on_evidence(done, total)` counts the candidate sentences scored first.
-pub async fn verify(input: &Input, on_sentence: impl Fn(Report, u32, u32) + 'static, on_evidence: impl Fn(u32, u32) + 'static) -> Result<Report, String> {
+pub async fn verify(
+    input: &Input,
+    on_sentence: impl Fn(Report, u32, u32) + 'static,
+    on_evidence: impl Fn(u32, u32) + 'static,
+) -> Result<Report, String> {
     let api = api()?;
     let json = serde_json::to_string(input).map_err(|e| e.to_string())?;
     let value = js_sys::JSON::parse(&json).map_err(error_text)?;

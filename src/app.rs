@@ -21,8 +21,16 @@ pub enum ModelState {
 pub enum RunState {
     Idle,
     /// `evidence`: with long documents, candidate sentences scored of all (before the first report).
-    Running { input: Input, partial: Option<(Report, u32, u32)>, evidence: Option<(u32, u32)> },
-    Done { input: Input, report: Report, ms: f64 },
+    Running {
+        input: Input,
+        partial: Option<(Report, u32, u32)>,
+        evidence: Option<(u32, u32)>,
+    },
+    Done {
+        input: Input,
+        report: Report,
+        ms: f64,
+    },
     Failed(String),
 }
 
@@ -66,7 +74,11 @@ pub fn app() -> Html {
                 if let Some(w) = web_sys::window() {
                     let opts = web_sys::AddEventListenerOptions::new();
                     opts.set_once(true);
-                    let _ = w.add_event_listener_with_callback_and_add_event_listener_options("citelens-api-ready", listener.as_ref().unchecked_ref(), &opts);
+                    let _ = w.add_event_listener_with_callback_and_add_event_listener_options(
+                        "citelens-api-ready",
+                        listener.as_ref().unchecked_ref(),
+                        &opts,
+                    );
                 }
                 listener.forget();
             }
@@ -89,9 +101,15 @@ pub fn app() -> Html {
                 let result = api::verify(
                     &input,
                     move |report, done, total| {
-                        partial_run.set(RunState::Running { input: partial_input.clone(), partial: Some((report, done, total)), evidence: None })
+                        partial_run.set(RunState::Running {
+                            input: partial_input.clone(),
+                            partial: Some((report, done, total)),
+                            evidence: None,
+                        })
                     },
-                    move |done, total| evidence_run.set(RunState::Running { input: evidence_input.clone(), partial: None, evidence: Some((done, total)) }),
+                    move |done, total| {
+                        evidence_run.set(RunState::Running { input: evidence_input.clone(), partial: None, evidence: Some((done, total)) })
+                    },
                 )
                 .await;
                 run.set(match result {
@@ -170,7 +188,9 @@ fn cut_notice(cuts: &[Cut]) -> Html {
 
 fn run_view(run: &RunState) -> Html {
     match run {
-        RunState::Idle => html! { <p class="empty" id="run-status">{ "Fill in an answer and its sources, or pick an example, then press Verify." }</p> },
+        RunState::Idle => {
+            html! { <p class="empty" id="run-status">{ "Fill in an answer and its sources, or pick an example, then press Verify." }</p> }
+        }
         RunState::Running { partial: None, evidence: Some((done, total)), .. } => html! {
             <div class="busy" id="run-status">
                 <progress id="evidence-progress" max={total.to_string()} value={done.to_string()} aria-label="evidence search"></progress>
@@ -187,7 +207,9 @@ fn run_view(run: &RunState) -> Html {
         RunState::Done { input, report, ms } => html! {
             <ReportView input={input.clone()} report={report.clone()} partial={false} ms={Some(*ms)} />
         },
-        RunState::Failed(e) => html! { <div class="notice error" id="run-status" role="alert">{ format!("Verification failed: {e}") }</div> },
+        RunState::Failed(e) => {
+            html! { <div class="notice error" id="run-status" role="alert">{ format!("Verification failed: {e}") }</div> }
+        }
     }
 }
 

@@ -25,7 +25,15 @@ pub struct SourceDraft {
 
 impl SourceDraft {
     pub fn passage(id: usize) -> Self {
-        SourceDraft { kind: SourceKind::Passage, id: id.to_string(), title: String::new(), url: String::new(), text: String::new(), triples: String::new(), entity: String::new() }
+        SourceDraft {
+            kind: SourceKind::Passage,
+            id: id.to_string(),
+            title: String::new(),
+            url: String::new(),
+            text: String::new(),
+            triples: String::new(),
+            entity: String::new(),
+        }
     }
 }
 
@@ -187,7 +195,10 @@ mod tests {
 
     #[test]
     fn round_trip_long_documents() {
-        let input = Input::from_json(r#"{"answer":"The museum opened in 1887.","citations":[{"id":"doc","document":"Long text.\n\nMore.","title":"Museum"}]}"#).unwrap();
+        let input = Input::from_json(
+            r#"{"answer":"The museum opened in 1887.","citations":[{"id":"doc","document":"Long text.\n\nMore.","title":"Museum"}]}"#,
+        )
+        .unwrap();
         let draft = Draft::from_input(&input);
         assert_eq!(draft.sources[0].kind, SourceKind::Document);
         assert_eq!(serde_json::to_value(draft.to_input().unwrap()).unwrap(), serde_json::to_value(&input).unwrap());
@@ -211,7 +222,11 @@ mod tests {
     #[test]
     fn bad_triple_line_is_named() {
         let mut d = Draft::default();
-        d.sources.push(SourceDraft { kind: SourceKind::Triples, triples: "a | b | c\n\nonly two | parts".into(), ..SourceDraft::passage(3) });
+        d.sources.push(SourceDraft {
+            kind: SourceKind::Triples,
+            triples: "a | b | c\n\nonly two | parts".into(),
+            ..SourceDraft::passage(3)
+        });
         assert_eq!(d.to_input().unwrap_err(), BadTriple { source: "3".into(), line: 3 });
     }
 

@@ -101,7 +101,8 @@ pub fn input_form(p: &FormProps) -> Html {
                     message.set(None);
                     on_verify.emit(input);
                 }
-                Err(bad) => message.set(Some(format!("Source {}: line {} of its triples is not `subject | relation | object`.", bad.source, bad.line))),
+                Err(bad) => message
+                    .set(Some(format!("Source {}: line {} of its triples is not `subject | relation | object`.", bad.source, bad.line))),
             }
         })
     };
@@ -172,7 +173,13 @@ impl ExampleKind {
             // is for trying each category and complexity.
             ExampleKind::Generated => {
                 let question: String = field(v, "question").chars().take(80).collect();
-                format!("{} · {} · {} — {}", field(v, "label").replace('_', " "), field(v, "complexity"), field(v, "citation_style"), question)
+                format!(
+                    "{} · {} · {} — {}",
+                    field(v, "label").replace('_', " "),
+                    field(v, "complexity"),
+                    field(v, "citation_style"),
+                    question
+                )
             }
         }
     }
@@ -181,7 +188,13 @@ impl ExampleKind {
 fn gold_reading(v: &serde_json::Value) -> Option<String> {
     let label = field(v, "label");
     (!label.is_empty()).then(|| {
-        format!("Generated example {}: gold category {}, complexity {}, {} citations.", field(v, "id"), label.replace('_', " "), field(v, "complexity"), field(v, "citation_style"))
+        format!(
+            "Generated example {}: gold category {}, complexity {}, {} citations.",
+            field(v, "id"),
+            label.replace('_', " "),
+            field(v, "complexity"),
+            field(v, "citation_style")
+        )
     })
 }
 
@@ -237,7 +250,12 @@ fn example_menu(p: &ExampleMenuProps) -> Html {
 }
 
 /// Reads the file picked for document source `id` in the background; its text comes back as an edit.
-fn on_document_file(p: &FormProps, id: String, message: &UseStateHandle<Option<String>>, reading: &UseStateHandle<Option<String>>) -> Callback<Event> {
+fn on_document_file(
+    p: &FormProps,
+    id: String,
+    message: &UseStateHandle<Option<String>>,
+    reading: &UseStateHandle<Option<String>>,
+) -> Callback<Event> {
     let on_edit = p.on_edit.clone();
     let (message, reading) = (message.clone(), reading.clone());
     Callback::from(move |e: Event| {
@@ -253,7 +271,12 @@ fn on_document_file(p: &FormProps, id: String, message: &UseStateHandle<Option<S
             match result {
                 Ok(doc) => {
                     message.set(doc.cut.then(|| {
-                        format!("{} has {:.0} characters of text: only the first {} are kept and verified against.", file.name(), doc.chars, doc.text.chars().count())
+                        format!(
+                            "{} has {:.0} characters of text: only the first {} are kept and verified against.",
+                            file.name(),
+                            doc.chars,
+                            doc.text.chars().count()
+                        )
                     }));
                     on_edit.emit(DraftEdit::DocumentRead { id, name: file.name(), text: doc.text });
                 }
@@ -272,7 +295,13 @@ fn size_line(text: &str) -> String {
     format!("{words} words, {} characters", text.chars().count())
 }
 
-fn source_editor(p: &FormProps, i: usize, s: &SourceDraft, message: &UseStateHandle<Option<String>>, reading: &UseStateHandle<Option<String>>) -> Html {
+fn source_editor(
+    p: &FormProps,
+    i: usize,
+    s: &SourceDraft,
+    message: &UseStateHandle<Option<String>>,
+    reading: &UseStateHandle<Option<String>>,
+) -> Html {
     let remove = {
         let draft = p.draft.clone();
         let on_change = p.on_change.clone();

@@ -22,7 +22,8 @@ pub const ARC_MARGIN: f64 = 44.0;
 pub fn layout(graph: &ReasoningGraph) -> (Vec<Placed>, f64, f64) {
     let n = graph.nodes.len();
     let index = |id: &str| graph.nodes.iter().position(|g| g.id == id);
-    let edges: Vec<(usize, usize)> = graph.edges.iter().filter_map(|e| Some((index(&e.from)?, index(&e.to)?))).filter(|(a, b)| a != b).collect();
+    let edges: Vec<(usize, usize)> =
+        graph.edges.iter().filter_map(|e| Some((index(&e.from)?, index(&e.to)?))).filter(|(a, b)| a != b).collect();
     // Longest path by relaxation; n rounds bound it even if the graph has a cycle.
     let mut layer = vec![0usize; n];
     for _ in 0..n {
@@ -57,10 +58,7 @@ pub fn layout(graph: &ReasoningGraph) -> (Vec<Placed>, f64, f64) {
         .map(|i| {
             let in_col = rows[layer[i]].max(1) as f64;
             let col_h = in_col * NODE_H + (in_col - 1.0) * GAP_Y;
-            Placed {
-                x: MARGIN + layer[i] as f64 * (NODE_W + GAP_X),
-                y: (height - col_h) / 2.0 + slot[i] as f64 * (NODE_H + GAP_Y),
-            }
+            Placed { x: MARGIN + layer[i] as f64 * (NODE_W + GAP_X), y: (height - col_h) / 2.0 + slot[i] as f64 * (NODE_H + GAP_Y) }
         })
         .collect();
     let width = MARGIN * 2.0 + columns.max(1) as f64 * NODE_W + columns.saturating_sub(1) as f64 * GAP_X;
@@ -81,7 +79,10 @@ mod tests {
 
     #[test]
     fn chain_lays_out_left_to_right() {
-        let g = graph(&[("answer", "answer"), ("c1", "citation"), ("b", "bridge"), ("c2", "citation")], &[("c1", "b"), ("b", "c2"), ("c2", "answer")]);
+        let g = graph(
+            &[("answer", "answer"), ("c1", "citation"), ("b", "bridge"), ("c2", "citation")],
+            &[("c1", "b"), ("b", "c2"), ("c2", "answer")],
+        );
         let (p, w, _) = layout(&g);
         assert!(p[1].x < p[2].x && p[2].x < p[3].x && p[3].x < p[0].x, "{p:?}");
         assert!(w > 3.0 * NODE_W);

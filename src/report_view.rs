@@ -258,7 +258,9 @@ fn source_card(c: &Citation, r: &Report, active: &[EvidenceRef], marks: &Marked)
     ranges.sort();
     ranges.dedup();
     let body = match (&c.document, &c.text) {
-        (Some(document), _) => html! { <DocumentPane citation={c.id.clone()} text={AttrValue::from(document.clone())} ranges={ranges.clone()} best={best} /> },
+        (Some(document), _) => {
+            html! { <DocumentPane citation={c.id.clone()} text={AttrValue::from(document.clone())} ranges={ranges.clone()} best={best} /> }
+        }
         (None, Some(text)) => {
             // Mark the first active evidence sentence (the best one); the rest are listed in the panel.
             match ranges.first() {
@@ -312,7 +314,9 @@ fn sentence_focus_line(s: &SentenceReport, evidence: &[EvidenceRef]) -> Html {
 /// For an abstaining sentence ("The document does not say…"): whether the document really lacks it.
 fn abstention_line(s: &SentenceReport) -> Html {
     match &s.abstention {
-        Some(a) => html! { <p class={classes!("abstention", a.unanswerable.then_some("confirmed"))} data-unanswerable={a.unanswerable.to_string()}>{ a.message.clone() }</p> },
+        Some(a) => {
+            html! { <p class={classes!("abstention", a.unanswerable.then_some("confirmed"))} data-unanswerable={a.unanswerable.to_string()}>{ a.message.clone() }</p> }
+        }
         None => html! {},
     }
 }
@@ -336,7 +340,11 @@ fn document_pane(p: &DocumentPaneProps) -> Html {
         let pane = pane.clone();
         use_effect_with(p.ranges.clone(), move |_| {
             if let Some(el) = pane.cast::<web_sys::HtmlElement>() {
-                let first = el.query_selector("mark.evidence-active.best").ok().flatten().and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok());
+                let first = el
+                    .query_selector("mark.evidence-active.best")
+                    .ok()
+                    .flatten()
+                    .and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok());
                 if let Some(mark) = first {
                     // The pane is the marks' offset parent (position: relative in app.css).
                     el.set_scroll_top((mark.offset_top() - el.client_height() / 3).max(0));

@@ -70,13 +70,14 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         rows.push((len, median(single), batched));
     }
     if args.json {
-        let lengths: Vec<_> = rows
-            .iter()
-            .map(|(len, s, b)| serde_json::json!({"tokens": len, "ms_per_pair_batch1": s, "ms_per_pair_batched": b}))
-            .collect();
+        let lengths: Vec<_> =
+            rows.iter().map(|(len, s, b)| serde_json::json!({"tokens": len, "ms_per_pair_batch1": s, "ms_per_pair_batched": b})).collect();
         println!("{}", serde_json::json!({"runtime": "tract native", "load_ms": load_ms, "batch": args.batch, "lengths": lengths}));
     } else {
-        println!("tract native ({} threads available), model loaded in {load_ms:.0} ms", std::thread::available_parallelism().map_or(1, |n| n.get()));
+        println!(
+            "tract native ({} threads available), model loaded in {load_ms:.0} ms",
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        );
         println!("{:>7} {:>18} {:>24}", "tokens", "ms/pair (batch 1)", format!("ms/pair (batch {})", args.batch));
         for (len, s, b) in &rows {
             println!("{len:>7} {s:>18.2} {:>24}", b.map_or("-".into(), |b| format!("{b:.2}")));

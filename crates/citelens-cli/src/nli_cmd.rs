@@ -149,10 +149,7 @@ fn lines(model: &NliModel, input: &str, output: Option<&std::path::Path>, chunk:
     out.flush()?;
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "scored {scored} pairs in {secs:.2} s ({:.1} pairs/s); {failed} line(s) with errors",
-        scored as f64 / secs.max(1e-9)
-    );
+    eprintln!("scored {scored} pairs in {secs:.2} s ({:.1} pairs/s); {failed} line(s) with errors", scored as f64 / secs.max(1e-9));
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 

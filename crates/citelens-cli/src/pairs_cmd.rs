@@ -57,13 +57,21 @@ pub fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
             continue;
         };
         for (premise, hypothesis) in plan.sentence_pairs() {
-            writeln!(out, "{}", json!({"premise": premise, "hypothesis": hypothesis, "gold": gold_name(ex.gold),
-                                        "complexity": ex.complexity.map(|c| c.as_str())}))?;
+            writeln!(
+                out,
+                "{}",
+                json!({"premise": premise, "hypothesis": hypothesis, "gold": gold_name(ex.gold),
+                                        "complexity": ex.complexity.map(|c| c.as_str())})
+            )?;
             written += 1;
         }
     }
     out.flush()?;
-    println!("{written} pairs from {} examples ({skipped} rows skipped, {refused} refused by the caps) written to {}", examples.len(), args.out.display());
+    println!(
+        "{written} pairs from {} examples ({skipped} rows skipped, {refused} refused by the caps) written to {}",
+        examples.len(),
+        args.out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -117,7 +125,9 @@ fn evidence_pairs(args: &PairsArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?);
     let (mut positives, mut negatives, mut refused) = (0, 0, 0);
     for ex in &examples {
-        let Ok(plan) = Plan::with_stage(&ex.input, &caps, &citelens_engine::Bm25::default(), false, DocumentStage::Candidates { joint: false }) else {
+        let Ok(plan) =
+            Plan::with_stage(&ex.input, &caps, &citelens_engine::Bm25::default(), false, DocumentStage::Candidates { joint: false })
+        else {
             refused += 1;
             continue;
         };

@@ -65,7 +65,12 @@ pub fn write(out: &mut impl Write, input: &Input, r: &Report) -> std::io::Result
             writeln!(
                 out,
                 "    claim {:?}: {:?} (e {:.2} n {:.2} c {:.2}, by {})",
-                clean(&c.text), c.status, p.entailment, p.neutral, p.contradiction, c.decided_by
+                clean(&c.text),
+                c.status,
+                p.entailment,
+                p.neutral,
+                p.contradiction,
+                c.decided_by
             )?;
             if let Some(e) = c.evidence.first() {
                 writeln!(out, "      evidence [{}]: {:?}", clean(&e.citation), clean(&e.text))?;

@@ -44,7 +44,10 @@ fn a_bad_suite_line_is_a_clear_error() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("bad.jsonl");
     std::fs::write(&file, r#"{"answer": "A [1].", "citations": [{"id": "1", "text": "A."}], "gold_sentences": ["supported-ish"], "gold_overall": "supportive"}"#).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_citelens")).args(["bench", "--dataset", "cases", "--input", file.to_str().unwrap()]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_citelens"))
+        .args(["bench", "--dataset", "cases", "--input", file.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("gold_sentences"), "{}", String::from_utf8_lossy(&out.stderr));
 }

@@ -48,8 +48,7 @@ fn jsonl_keeps_extra_fields_and_names_bad_lines() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("line 2: invalid JSON"), "{stderr}");
     assert!(stderr.contains("line 3: missing \"hypothesis\""), "{stderr}");
-    let lines: Vec<serde_json::Value> =
-        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 4, "one output line per non-blank input line");
     assert_eq!(lines[0]["id"], 7);
     assert!(lines[0]["entailment"].as_f64().unwrap() > 0.5);
@@ -63,13 +62,8 @@ fn jsonl_keeps_extra_fields_and_names_bad_lines() {
 
 #[test]
 fn stdin_is_read_with_dash() {
-    let mut child = citelens()
-        .args(["nli", "--input", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        citelens().args(["nli", "--input", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     child
         .stdin
         .take()
@@ -88,10 +82,7 @@ fn stdin_is_read_with_dash() {
 
 #[test]
 fn missing_model_dir_is_a_clear_error() {
-    let out = citelens()
-        .args(["nli", "--model", "/nonexistent/model", "--premise", "a", "--hypothesis", "b"])
-        .output()
-        .unwrap();
+    let out = citelens().args(["nli", "--model", "/nonexistent/model", "--premise", "a", "--hypothesis", "b"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("model file not found"));
 }

@@ -107,7 +107,8 @@ fn contradictions_replace_the_answer_entity_with_one_of_the_same_relation() {
     graph(d.path());
     let out = d.path().join("t");
     generate(d.path(), "dev", "1", &out);
-    for r in rows(&out).iter().filter(|r| r["label"] == "contradictory" && r["complexity"] == "single" && r["citation_style"] == "triples") {
+    for r in rows(&out).iter().filter(|r| r["label"] == "contradictory" && r["complexity"] == "single" && r["citation_style"] == "triples")
+    {
         let cited: Vec<&serde_json::Value> = r["citations"][0]["triples"].as_array().unwrap().iter().collect();
         let grounding = r["grounding"].as_array().unwrap();
         // Some stated fact has its relation cited with another object.

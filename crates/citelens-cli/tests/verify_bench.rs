@@ -27,8 +27,7 @@ fn verify_writes_a_report_per_document_and_names_bad_ones() {
     std::fs::write(&input, format!("{first}\n{{\"answer\": 5}}\n{first}\n")).unwrap();
     let out = citelens().args(["verify", "--input", input.to_str().unwrap()]).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "a bad document makes the exit status 1");
-    let lines: Vec<serde_json::Value> =
-        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["version"], "1.1");
     assert_eq!(lines[0]["overall"]["category"], "supportive");
@@ -72,10 +71,8 @@ fn bench_scores_binary_sets_as_supported_vs_not() {
     assert_eq!(v["n"], 6);
     assert!(v["binary_f1"].is_number() && v["binary_macro_f1"].is_number(), "{v}");
     assert!(v["category_mapping"].as_str().unwrap().contains("supportive -> supported"));
-    let text = citelens()
-        .args(["bench", "--dataset", "attributionbench", "--input", input.to_str().unwrap(), "--limit", "2"])
-        .output()
-        .unwrap();
+    let text =
+        citelens().args(["bench", "--dataset", "attributionbench", "--input", input.to_str().unwrap(), "--limit", "2"]).output().unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.contains("binary F1") && text.contains("pairs/s"), "{text}");
 }
@@ -97,7 +94,8 @@ fn bench_score_cache_gives_the_same_figures_without_scoring_again() {
     let reports = dir.path().join("reports.jsonl");
     let input = paper_examples();
     let run = |extra: &[&str]| {
-        let mut args = vec!["bench", "--dataset", "caqa", "--input", input.to_str().unwrap(), "--json", "--score-cache", cache.to_str().unwrap()];
+        let mut args =
+            vec!["bench", "--dataset", "caqa", "--input", input.to_str().unwrap(), "--json", "--score-cache", cache.to_str().unwrap()];
         args.extend_from_slice(extra);
         let out = citelens().args(&args).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

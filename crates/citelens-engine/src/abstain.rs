@@ -114,9 +114,15 @@ pub fn check(query: &str, sentences: &[(String, usize, usize, String)]) -> Abste
             .collect()
     };
     let message = if unanswerable {
-        format!("the answer abstains, and no sentence of the cited document carries most of what is asked (best: {:.0} % of its words)", coverage * 100.0)
+        format!(
+            "the answer abstains, and no sentence of the cited document carries most of what is asked (best: {:.0} % of its words)",
+            coverage * 100.0
+        )
     } else {
-        format!("the answer abstains, but the cited document may answer this: a sentence carries {:.0} % of what is asked", coverage * 100.0)
+        format!(
+            "the answer abstains, but the cited document may answer this: a sentence carries {:.0} % of what is asked",
+            coverage * 100.0
+        )
     };
     AbstentionCheck { unanswerable, coverage, nearest, message }
 }
@@ -168,7 +174,8 @@ mod tests {
 
     #[test]
     fn a_document_carrying_the_asked_words_may_answer_and_one_without_them_does_not() {
-        let doc = sentences(&["The bridge spans the river.", "The bridge was opened to traffic in 1998 by the mayor.", "Tolls were abolished."]);
+        let doc =
+            sentences(&["The bridge spans the river.", "The bridge was opened to traffic in 1998 by the mayor.", "Tolls were abolished."]);
         let c = check("When was the bridge opened to traffic?", &doc);
         assert!(!c.unanswerable, "{c:?}");
         assert_eq!(c.nearest[0].text, "The bridge was opened to traffic in 1998 by the mayor.");

@@ -52,7 +52,13 @@ pub struct Conflict {
 
 impl Conflict {
     /// A conflict of `kind` in evidence sentence `sentence`: not in the same role, no negation, no denial.
-    fn new(kind: CheckKind, claim_says: impl Into<String>, source_says: impl Into<String>, probe: impl Into<String>, sentence: usize) -> Self {
+    fn new(
+        kind: CheckKind,
+        claim_says: impl Into<String>,
+        source_says: impl Into<String>,
+        probe: impl Into<String>,
+        sentence: usize,
+    ) -> Self {
         Conflict {
             kind,
             claim_says: claim_says.into(),
@@ -102,7 +108,9 @@ pub struct CheckOutcome {
 impl CheckOutcome {
     /// The claim has values and the evidence states every one of them.
     pub fn all_values_match(&self) -> bool {
-        !self.matched.is_empty() && self.unmatched.is_empty() && self.conflicts.iter().all(|c| c.kind != CheckKind::Number && c.kind != CheckKind::Date)
+        !self.matched.is_empty()
+            && self.unmatched.is_empty()
+            && self.conflicts.iter().all(|c| c.kind != CheckKind::Number && c.kind != CheckKind::Date)
     }
 }
 
@@ -217,8 +225,11 @@ pub fn check(claim: &str, sentences: &[String]) -> CheckOutcome {
         // "hosted the Olympics in 2020" against "the 2020 Summer Olympics, … held in 2021": a year
         // found only inside a name, beside another year in the same sentence, does not state the claim's.
         let named_only = !stated_plain
-            && evidence_values.iter().any(|vals| vals.iter().any(|e| e.in_name && v.matches(e)) && vals.iter().any(|e| !e.in_name && v.comparable(e) && !v.matches(e)));
-        let stated = (evidence_values.iter().flatten().any(|e| v.matches(e)) && !named_only) || derived_match(&v, &evidence_values.concat());
+            && evidence_values.iter().any(|vals| {
+                vals.iter().any(|e| e.in_name && v.matches(e)) && vals.iter().any(|e| !e.in_name && v.comparable(e) && !v.matches(e))
+            });
+        let stated =
+            (evidence_values.iter().flatten().any(|e| v.matches(e)) && !named_only) || derived_match(&v, &evidence_values.concat());
         // "Biden received 232" against "Biden received 306 … to Trump's 232": the value in the
         // claim's role decides, wherever else the number appears.
         let role_conflict = !in_role.is_empty() && !in_role.iter().any(|x| v.agrees(x.1));
@@ -256,8 +267,26 @@ pub fn check(claim: &str, sentences: &[String]) -> CheckOutcome {
 }
 
 const ORDINALS: &[&str] = &[
-    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
-    "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
 ];
 
 /// How many words after an ordinal its noun is looked for ("second World Cup title").
@@ -308,7 +337,10 @@ fn ordinals(claim: &str, sentences: &[String]) -> Vec<Conflict> {
             let probe = format!("{}{}{}", &claim[..start], match_case(&says.to_lowercase(), &claim[start..end]), &claim[end..]);
             let noun_end = claim[end..].find(|c: char| c == ' ' || c == '-').map(|i| end + i + 1).unwrap_or(end);
             let noun = claim[noun_end..].split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
-            out.push(Conflict::new(CheckKind::Number, format!("{} {noun}", &claim[start..end]), format!("{says} {noun}"), probe, si).in_same_role(true));
+            out.push(
+                Conflict::new(CheckKind::Number, format!("{} {noun}", &claim[start..end]), format!("{says} {noun}"), probe, si)
+                    .in_same_role(true),
+            );
         }
     }
     out
@@ -326,9 +358,9 @@ fn best_sentence(overlap: &[usize]) -> Option<usize> {
 }
 
 const STOPWORDS: &[&str] = &[
-    "the", "and", "for", "was", "were", "that", "this", "with", "from", "which", "who", "are", "has", "had", "have",
-    "its", "his", "her", "their", "been", "also", "into", "than", "then", "they", "there", "what", "when", "where",
-    "about", "after", "before", "such", "other", "some", "more", "most", "called", "not", "never", "did", "does",
+    "the", "and", "for", "was", "were", "that", "this", "with", "from", "which", "who", "are", "has", "had", "have", "its", "his", "her",
+    "their", "been", "also", "into", "than", "then", "they", "there", "what", "when", "where", "about", "after", "before", "such", "other",
+    "some", "more", "most", "called", "not", "never", "did", "does",
 ];
 
 pub fn content_words(text: &str) -> Vec<String> {
@@ -546,19 +578,65 @@ const MONTHS: &[&str] =
 fn month_of(w: &str) -> Option<u32> {
     let l = w.to_lowercase();
     let l = l.trim_end_matches('.');
-    MONTHS.iter().position(|m| *m == l || (l.len() >= 3 && m.starts_with(l) && l != "mar" && l != "may" || l == "mar" && *m == "march")).map(|i| i as u32 + 1)
+    MONTHS
+        .iter()
+        .position(|m| *m == l || (l.len() >= 3 && m.starts_with(l) && l != "mar" && l != "may" || l == "mar" && *m == "march"))
+        .map(|i| i as u32 + 1)
 }
 
 const NUMBER_WORDS: &[(&str, f64)] = &[
-    ("one", 1.0), ("two", 2.0), ("three", 3.0), ("four", 4.0), ("five", 5.0), ("six", 6.0), ("seven", 7.0),
-    ("eight", 8.0), ("nine", 9.0), ("ten", 10.0), ("eleven", 11.0), ("twelve", 12.0), ("thirteen", 13.0),
-    ("fourteen", 14.0), ("fifteen", 15.0), ("sixteen", 16.0), ("seventeen", 17.0), ("eighteen", 18.0),
-    ("nineteen", 19.0), ("twenty", 20.0), ("thirty", 30.0), ("forty", 40.0), ("fifty", 50.0), ("sixty", 60.0),
-    ("seventy", 70.0), ("eighty", 80.0), ("ninety", 90.0), ("hundred", 100.0), ("dozen", 12.0), ("half", 0.5),
+    ("one", 1.0),
+    ("two", 2.0),
+    ("three", 3.0),
+    ("four", 4.0),
+    ("five", 5.0),
+    ("six", 6.0),
+    ("seven", 7.0),
+    ("eight", 8.0),
+    ("nine", 9.0),
+    ("ten", 10.0),
+    ("eleven", 11.0),
+    ("twelve", 12.0),
+    ("thirteen", 13.0),
+    ("fourteen", 14.0),
+    ("fifteen", 15.0),
+    ("sixteen", 16.0),
+    ("seventeen", 17.0),
+    ("eighteen", 18.0),
+    ("nineteen", 19.0),
+    ("twenty", 20.0),
+    ("thirty", 30.0),
+    ("forty", 40.0),
+    ("fifty", 50.0),
+    ("sixty", 60.0),
+    ("seventy", 70.0),
+    ("eighty", 80.0),
+    ("ninety", 90.0),
+    ("hundred", 100.0),
+    ("dozen", 12.0),
+    ("half", 0.5),
     ("quarter", 0.25),
 ];
 
-const APPROX: &[&str] = &["about", "around", "approximately", "roughly", "nearly", "almost", "some", "over", "more than", "less than", "up to", "under", "at least", "estimated", "c.", "circa", "~"];
+const APPROX: &[&str] = &[
+    "about",
+    "around",
+    "approximately",
+    "roughly",
+    "nearly",
+    "almost",
+    "some",
+    "over",
+    "more than",
+    "less than",
+    "up to",
+    "under",
+    "at least",
+    "estimated",
+    "c.",
+    "circa",
+    "~",
+];
 
 fn token_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -574,7 +652,11 @@ pub fn values(text: &str) -> Vec<Value> {
     let num_of = |t: &str| t.replace(',', "").parse::<f64>().ok();
     let sig_of = |t: &str| {
         let digits: String = t.chars().filter(|c| c.is_ascii_digit()).collect();
-        let trimmed = if t.contains('.') { digits.trim_start_matches('0').to_string() } else { digits.trim_start_matches('0').trim_end_matches('0').to_string() };
+        let trimmed = if t.contains('.') {
+            digits.trim_start_matches('0').to_string()
+        } else {
+            digits.trim_start_matches('0').trim_end_matches('0').to_string()
+        };
         trimmed.len().max(1) as u32
     };
     let approx_before = |at: usize| {
@@ -585,7 +667,13 @@ pub fn values(text: &str) -> Vec<Value> {
     while i < toks.len() {
         let (s, e, t) = toks[i];
         // "the 2018–19 season": the two digits end the year's span, they count nothing.
-        if is_num(t) && t.len() == 2 && i > 0 && toks[i - 1].2.len() == 4 && is_num(toks[i - 1].2) && ["-", "–", "/"].contains(&&text[toks[i - 1].1..s]) {
+        if is_num(t)
+            && t.len() == 2
+            && i > 0
+            && toks[i - 1].2.len() == 4
+            && is_num(toks[i - 1].2)
+            && ["-", "–", "/"].contains(&&text[toks[i - 1].1..s])
+        {
             i += 1;
             continue;
         }
@@ -661,7 +749,8 @@ pub fn values(text: &str) -> Vec<Value> {
             let next = toks.get(j).map(|x| x.2).unwrap_or("");
             let after_next = toks.get(j + 1).map(|x| x.2).unwrap_or("");
             let plain_year = is_num(t) && t.len() == 4 && !t.contains(',') && (1000.0..=2100.0).contains(&n) && end == e;
-            let unit = unit_of(next, after_next).filter(|_| toks.get(j).is_some_and(|x| text[end..x.0].trim().is_empty() || text[end..x.0].trim() == "-"));
+            let unit = unit_of(next, after_next)
+                .filter(|_| toks.get(j).is_some_and(|x| text[end..x.0].trim().is_empty() || text[end..x.0].trim() == "-"));
             if plain_year && unit.is_none() {
                 out.push(Value {
                     text: t.to_string(),
@@ -675,7 +764,9 @@ pub fn values(text: &str) -> Vec<Value> {
                     day: None,
                     month: None,
                     year: Some(n as i32),
-                    in_name: toks.get(i + 1).is_some_and(|x| x.2.chars().next().is_some_and(char::is_uppercase) && text[e..x.0].trim().is_empty()),
+                    in_name: toks
+                        .get(i + 1)
+                        .is_some_and(|x| x.2.chars().next().is_some_and(char::is_uppercase) && text[e..x.0].trim().is_empty()),
                 });
                 i += 1;
                 continue;
@@ -722,7 +813,10 @@ fn counted_noun(toks: &[(usize, usize, &str)], j: usize) -> Option<String> {
     // Up to two words: an adjective may stand between ("306 electoral votes").
     for k in j..(j + 2).min(toks.len()) {
         let w = toks[k].2.to_lowercase();
-        if !w.chars().all(char::is_alphabetic) || STOPWORDS.contains(&w.as_str()) || ["of", "to", "in", "on", "at", "by", "a", "an"].contains(&w.as_str()) {
+        if !w.chars().all(char::is_alphabetic)
+            || STOPWORDS.contains(&w.as_str())
+            || ["of", "to", "in", "on", "at", "by", "a", "an"].contains(&w.as_str())
+        {
             return None;
         }
         if w.ends_with('s') && w.len() > 3 && !w.ends_with("ss") {
@@ -744,20 +838,63 @@ fn role_word(text: &str, at: usize) -> Option<String> {
 /// As `role_word`, prepositions included: "born in Boston" / "born in Edinburgh" is a name's role.
 fn role_word_any(text: &str, at: usize) -> Option<String> {
     let before = &text[..at.min(text.len())];
-    before
-        .split(|c: char| !c.is_alphanumeric())
-        .rev()
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .find(|w| w.len() > 1 && !["the", "a", "an", "about", "around", "roughly", "nearly", "almost", "approximately", "some", "than", "more", "over", "up", "to", "of"].contains(&w.as_str()) && !w.chars().all(|c| c.is_ascii_digit()))
+    before.split(|c: char| !c.is_alphanumeric()).rev().filter(|w| !w.is_empty()).map(str::to_lowercase).find(|w| {
+        w.len() > 1
+            && ![
+                "the",
+                "a",
+                "an",
+                "about",
+                "around",
+                "roughly",
+                "nearly",
+                "almost",
+                "approximately",
+                "some",
+                "than",
+                "more",
+                "over",
+                "up",
+                "to",
+                "of",
+            ]
+            .contains(&w.as_str())
+            && !w.chars().all(|c| c.is_ascii_digit())
+    })
 }
 
 // A preposition ("in 2000", "until 2000") is too weak a role to tell one number's place from
 // another's; a verb or noun ("received 306", "height of 828") is not.
 
 const PREPOSITIONS: &[&str] = &[
-    "in", "on", "at", "by", "for", "from", "until", "till", "since", "with", "after", "before", "during", "into",
-    "between", "and", "or", "as", "than", "within", "through", "throughout", "per", "each", "is", "was", "are", "were",
+    "in",
+    "on",
+    "at",
+    "by",
+    "for",
+    "from",
+    "until",
+    "till",
+    "since",
+    "with",
+    "after",
+    "before",
+    "during",
+    "into",
+    "between",
+    "and",
+    "or",
+    "as",
+    "than",
+    "within",
+    "through",
+    "throughout",
+    "per",
+    "each",
+    "is",
+    "was",
+    "are",
+    "were",
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -773,7 +910,11 @@ fn negation_re() -> &'static Regex {
 }
 
 fn negations(text: &str) -> usize {
-    negation_re().find_iter(text).count() + text.split_whitespace().filter(|w| matches!(w.to_lowercase().trim_matches(|c: char| !c.is_alphabetic()), "neither" | "nor")).count()
+    negation_re().find_iter(text).count()
+        + text
+            .split_whitespace()
+            .filter(|w| matches!(w.to_lowercase().trim_matches(|c: char| !c.is_alphabetic()), "neither" | "nor"))
+            .count()
 }
 
 /// The claim with its verb negation taken out ("was never open" → "was open"), if it has one.
@@ -801,35 +942,141 @@ fn without_negation(claim: &str) -> Option<String> {
 /// factual answers use. Converses are left out: "27 years in prison before his release" says what
 /// "released after 27 years" says, and "A bought B from C" what "C sold B to A" says.
 const ANTONYMS: &[(&str, &str)] = &[
-    ("won", "lost"), ("win", "lose"), ("wins", "loses"), ("winning", "losing"), ("increased", "decreased"),
-    ("increase", "decrease"), ("increases", "decreases"), ("rose", "fell"), ("rises", "falls"), ("rise", "fall"),
-    ("higher", "lower"), ("highest", "lowest"), ("largest", "smallest"), ("larger", "smaller"), ("biggest", "smallest"),
-    ("closest", "farthest"), ("nearest", "farthest"), ("first", "last"), ("north", "south"),
-    ("northern", "southern"), ("east", "west"), ("eastern", "western"), ("more", "fewer"), ("more", "less"), ("above", "below"),
-    ("longest", "shortest"), ("longer", "shorter"), ("oldest", "youngest"), ("older", "younger"), ("eldest", "youngest"),
-    ("opened", "closed"), ("open", "closed"), ("alive", "dead"), ("accepted", "rejected"), ("approved", "rejected"),
-    ("allowed", "banned"), ("legal", "illegal"), ("succeeded", "failed"), ("success", "failure"), ("gained", "lost"),
-    ("rising", "falling"), ("strongest", "weakest"), ("richest", "poorest"), ("earliest", "latest"), ("hottest", "coldest"),
-    ("warmer", "colder"), ("warm", "cold"), ("hot", "cold"), ("wettest", "driest"), ("daylight", "night"),
-    ("entered", "left"), ("arrived", "departed"), ("imports", "exports"),
-    ("inner", "outer"), ("upper", "lower"), ("began", "ended"), ("start", "end"), ("maximum", "minimum"),
-    ("majority", "minority"), ("male", "female"), ("men", "women"), ("father", "mother"), ("son", "daughter"),
-    ("husband", "wife"), ("brother", "sister"), ("king", "queen"), ("full", "empty"), ("heavier", "lighter"),
-    ("faster", "slower"), ("fastest", "slowest"), ("cheaper", "dearer"), ("easier", "harder"), ("private", "public"),
-    ("ancient", "modern"), ("inside", "outside"), ("absent", "present"), ("rural", "urban"), ("wet", "dry"),
-    ("increasing", "decreasing"), ("expanded", "shrank"), ("joined", "left"), ("defeated", "lost"), ("victory", "defeat"),
-    ("acquitted", "convicted"), ("innocent", "guilty"), ("visible", "invisible"), ("possible", "impossible"),
-    ("most", "least"), ("sunrise", "sunset"), ("survived", "died"), ("survive", "die"), ("increases", "falls"), ("increased", "fell"), ("rises", "drops"),
-    ("rose", "dropped"), ("rise", "drop"), ("increases", "drops"), ("grows", "shrinks"), ("grew", "shrank"),
+    ("won", "lost"),
+    ("win", "lose"),
+    ("wins", "loses"),
+    ("winning", "losing"),
+    ("increased", "decreased"),
+    ("increase", "decrease"),
+    ("increases", "decreases"),
+    ("rose", "fell"),
+    ("rises", "falls"),
+    ("rise", "fall"),
+    ("higher", "lower"),
+    ("highest", "lowest"),
+    ("largest", "smallest"),
+    ("larger", "smaller"),
+    ("biggest", "smallest"),
+    ("closest", "farthest"),
+    ("nearest", "farthest"),
+    ("first", "last"),
+    ("north", "south"),
+    ("northern", "southern"),
+    ("east", "west"),
+    ("eastern", "western"),
+    ("more", "fewer"),
+    ("more", "less"),
+    ("above", "below"),
+    ("longest", "shortest"),
+    ("longer", "shorter"),
+    ("oldest", "youngest"),
+    ("older", "younger"),
+    ("eldest", "youngest"),
+    ("opened", "closed"),
+    ("open", "closed"),
+    ("alive", "dead"),
+    ("accepted", "rejected"),
+    ("approved", "rejected"),
+    ("allowed", "banned"),
+    ("legal", "illegal"),
+    ("succeeded", "failed"),
+    ("success", "failure"),
+    ("gained", "lost"),
+    ("rising", "falling"),
+    ("strongest", "weakest"),
+    ("richest", "poorest"),
+    ("earliest", "latest"),
+    ("hottest", "coldest"),
+    ("warmer", "colder"),
+    ("warm", "cold"),
+    ("hot", "cold"),
+    ("wettest", "driest"),
+    ("daylight", "night"),
+    ("entered", "left"),
+    ("arrived", "departed"),
+    ("imports", "exports"),
+    ("inner", "outer"),
+    ("upper", "lower"),
+    ("began", "ended"),
+    ("start", "end"),
+    ("maximum", "minimum"),
+    ("majority", "minority"),
+    ("male", "female"),
+    ("men", "women"),
+    ("father", "mother"),
+    ("son", "daughter"),
+    ("husband", "wife"),
+    ("brother", "sister"),
+    ("king", "queen"),
+    ("full", "empty"),
+    ("heavier", "lighter"),
+    ("faster", "slower"),
+    ("fastest", "slowest"),
+    ("cheaper", "dearer"),
+    ("easier", "harder"),
+    ("private", "public"),
+    ("ancient", "modern"),
+    ("inside", "outside"),
+    ("absent", "present"),
+    ("rural", "urban"),
+    ("wet", "dry"),
+    ("increasing", "decreasing"),
+    ("expanded", "shrank"),
+    ("joined", "left"),
+    ("defeated", "lost"),
+    ("victory", "defeat"),
+    ("acquitted", "convicted"),
+    ("innocent", "guilty"),
+    ("visible", "invisible"),
+    ("possible", "impossible"),
+    ("most", "least"),
+    ("sunrise", "sunset"),
+    ("survived", "died"),
+    ("survive", "die"),
+    ("increases", "falls"),
+    ("increased", "fell"),
+    ("rises", "drops"),
+    ("rose", "dropped"),
+    ("rise", "drop"),
+    ("increases", "drops"),
+    ("grows", "shrinks"),
+    ("grew", "shrank"),
 ];
 
 fn antonym_of(w: &str) -> Vec<&'static str> {
-    ANTONYMS.iter().filter_map(|(a, b)| if *a == w { Some(*b) } else if *b == w { Some(*a) } else { None }).collect()
+    ANTONYMS
+        .iter()
+        .filter_map(|(a, b)| {
+            if *a == w {
+                Some(*b)
+            } else if *b == w {
+                Some(*a)
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 /// Words after a negation that make it partial or temporal rather than a denial of the predicate:
 /// "did not open until 1883", "not only … but", "no longer", "not all", "not yet".
-const PARTIAL_NEGATION: &[&str] = &["only", "just", "merely", "necessarily", "longer", "always", "all", "every", "yet", "entirely", "fully", "quite", "much", "many", "exactly"];
+const PARTIAL_NEGATION: &[&str] = &[
+    "only",
+    "just",
+    "merely",
+    "necessarily",
+    "longer",
+    "always",
+    "all",
+    "every",
+    "yet",
+    "entirely",
+    "fully",
+    "quite",
+    "much",
+    "many",
+    "exactly",
+];
 
 /// Words that, anywhere in a negated clause, turn it into a time limit: "did not open to the public
 /// until 1883" says it opened then.
@@ -839,7 +1086,8 @@ const TEMPORAL_LIMIT: &[&str] = &["until", "till", "before"];
 const EXCEPTION_WORDS: &[&str] = &["except", "excluding", "other than", "apart from", "besides", "but not", "save for"];
 
 /// Words that end a negated clause: what follows is not negated ("refused to concede and filed …").
-const CLAUSE_BREAKS: &[&str] = &["and", "but", "which", "who", "while", "because", "although", "though", "whereas", "since", "as", "so", "yet", "or"];
+const CLAUSE_BREAKS: &[&str] =
+    &["and", "but", "which", "who", "while", "because", "although", "though", "whereas", "since", "as", "so", "yet", "or"];
 
 /// Content words a negation denies (at most three, from the negation to the end of its clause) and
 /// the clause's text. `None` for partial or temporal negations.
@@ -922,8 +1170,27 @@ fn negation_reach(negating: &str, other: &str) -> Option<(NegationReach, String)
 const NEIGHBOUR_REACH: usize = 3;
 /// Articles, prepositions and frequency adverbs: a shared one does not put two words in one role.
 const PASSED_OVER: &[&str] = &[
-    "the", "a", "an", "and", "at", "in", "on", "by", "of", "to", "for", "mostly", "usually", "often", "mainly",
-    "largely", "generally", "typically", "always", "sometimes", "very",
+    "the",
+    "a",
+    "an",
+    "and",
+    "at",
+    "in",
+    "on",
+    "by",
+    "of",
+    "to",
+    "for",
+    "mostly",
+    "usually",
+    "often",
+    "mainly",
+    "largely",
+    "generally",
+    "typically",
+    "always",
+    "sometimes",
+    "very",
 ];
 
 /// The evidence sentence says the opposite: a negation one side has and the other lacks, or a word
@@ -938,7 +1205,11 @@ fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
         if let Some((reach, _)) = negation_reach(claim, sentence) {
             if let Some(probe) = without_negation(claim) {
                 let says = negation_re().find(claim).map(|m| m.as_str().to_string()).unwrap_or_default();
-                out.push(Conflict::new(CheckKind::Polarity, says, "", probe, si).in_same_role(reach == NegationReach::Whole).negated_on(Side::Claim));
+                out.push(
+                    Conflict::new(CheckKind::Polarity, says, "", probe, si)
+                        .in_same_role(reach == NegationReach::Whole)
+                        .negated_on(Side::Claim),
+                );
             }
         }
     }
@@ -954,7 +1225,11 @@ fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
             if !opener.is_some_and(|w| Mentions::new(sentence).contains_word(&w)) {
                 reach = NegationReach::Partly;
             }
-            out.push(Conflict::new(CheckKind::Polarity, "", says, claim, si).in_same_role(reach == NegationReach::Whole).negated_on(Side::Source));
+            out.push(
+                Conflict::new(CheckKind::Polarity, "", says, claim, si)
+                    .in_same_role(reach == NegationReach::Whole)
+                    .negated_on(Side::Source),
+            );
         }
     }
     let ev_words: Vec<String> = sentence.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).collect();
@@ -1032,7 +1307,12 @@ fn same_subject(claim: &str, sentence: &str) -> bool {
     // "African elephants' family groups …": a capitalised first word before a noun qualifies the
     // subject, it does not name it (unlike "Trump lost …", where a verb follows).
     let next = claim[first.end..].split_whitespace().next().unwrap_or("").trim_matches(|c: char| !c.is_alphanumeric());
-    if first.start == 0 && !first.text.contains(' ') && next.starts_with(char::is_lowercase) && !crate::claims::is_verb(next) && !["should", "must"].contains(&next) {
+    if first.start == 0
+        && !first.text.contains(' ')
+        && next.starts_with(char::is_lowercase)
+        && !crate::claims::is_verb(next)
+        && !["should", "must"].contains(&next)
+    {
         return true;
     }
     let ev = entities::extract(sentence);
@@ -1046,7 +1326,10 @@ fn same_subject(claim: &str, sentence: &str) -> bool {
         }
         // Elsewhere in the sentence, the claim's name or a shorter form of it ("the Great Wall" for
         // "the Great Wall of China").
-        _ => Mentions::new(sentence).mentions(&first.text) || ev.iter().any(|e| e.text.chars().any(char::is_alphabetic) && Mentions::new(&first.text).mentions(&e.text)),
+        _ => {
+            Mentions::new(sentence).mentions(&first.text)
+                || ev.iter().any(|e| e.text.chars().any(char::is_alphabetic) && Mentions::new(&first.text).mentions(&e.text))
+        }
     }
 }
 
@@ -1055,10 +1338,40 @@ fn same_subject(claim: &str, sentence: &str) -> bool {
 /// only before a verb of belief or report ("falsely believed", "mistakenly attributed").
 const DENIAL_CUES: &[&str] = &["misconception", "myth", "contrary to", "is not true", "untrue", "debunked", "misbelief"];
 const DENIAL_ADVERBS: &[&str] = &["falsely", "wrongly", "erroneously", "mistakenly", "incorrectly"];
-const BELIEF_VERBS: &[&str] = &["believed", "thought", "claimed", "said", "reported", "assumed", "attributed", "stated", "described", "credited", "believe", "think", "claim", "assume"];
+const BELIEF_VERBS: &[&str] = &[
+    "believed",
+    "thought",
+    "claimed",
+    "said",
+    "reported",
+    "assumed",
+    "attributed",
+    "stated",
+    "described",
+    "credited",
+    "believe",
+    "think",
+    "claim",
+    "assume",
+];
 
 /// Words by which a claim reports a belief rather than stating it.
-const REPORTED_BELIEF: &[&str] = &["described", "considered", "thought", "believed", "claimed", "regarded", "classified", "assumed", "misconception", "myth", "attributed", "credited", "mistaken", "mistakenly"];
+const REPORTED_BELIEF: &[&str] = &[
+    "described",
+    "considered",
+    "thought",
+    "believed",
+    "claimed",
+    "regarded",
+    "classified",
+    "assumed",
+    "misconception",
+    "myth",
+    "attributed",
+    "credited",
+    "mistaken",
+    "mistakenly",
+];
 
 /// The denial cue the sentence uses, if any.
 fn denial_cue(sentence_lower: &str) -> Option<String> {
@@ -1079,7 +1392,10 @@ fn denial(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
     if c.split(|ch: char| !ch.is_alphabetic()).any(|w| REPORTED_BELIEF.contains(&w)) {
         return None;
     }
-    Some(Conflict { denial: true, ..Conflict::new(CheckKind::Polarity, claim.trim_end_matches('.'), format!("it is untrue (\"{cue}\")"), claim, si) })
+    Some(Conflict {
+        denial: true,
+        ..Conflict::new(CheckKind::Polarity, claim.trim_end_matches('.'), format!("it is untrue (\"{cue}\")"), claim, si)
+    })
 }
 
 /// Words that set two clauses of one sentence against each other ("Phobos is spiralling toward
@@ -1107,7 +1423,10 @@ fn contrasted_subject(claim: &str, sentence: &str, si: usize) -> Option<Conflict
         .windows(2)
         .map(|w| {
             let clause = sentence[w[0]..w[1]].trim_start_matches([',', ';', ' ']);
-            let body = clause.split_once(' ').filter(|(cue, _)| ["while", "whereas", "but", "unlike"].contains(&cue.to_lowercase().as_str())).map_or(clause, |(_, rest)| rest);
+            let body = clause
+                .split_once(' ')
+                .filter(|(cue, _)| ["while", "whereas", "but", "unlike"].contains(&cue.to_lowercase().as_str()))
+                .map_or(clause, |(_, rest)| rest);
             let name = entities::extract(body).into_iter().next().filter(|e| crate::claims::opens_sentence(body, e.start));
             (body, name)
         })
@@ -1141,10 +1460,42 @@ fn contrasted_subject(claim: &str, sentence: &str, si: usize) -> Option<Conflict
 
 /// Words that make a relation between two names hold both ways: the names swapped say the same.
 const SYMMETRIC_LINKS: &[&str] = &[
-    "and", "or", "with", "against", "versus", "vs", "between", "beside", "near", "alongside", "together", "like",
-    "married", "marries", "met", "meets", "tied", "drew", "fought", "played", "faced", "borders", "bordered",
-    "neighbours", "neighbors", "partnered", "collaborated", "shared", "equals", "equal", "same", "similar", "debated",
-    "resembles", "adjacent", "next",
+    "and",
+    "or",
+    "with",
+    "against",
+    "versus",
+    "vs",
+    "between",
+    "beside",
+    "near",
+    "alongside",
+    "together",
+    "like",
+    "married",
+    "marries",
+    "met",
+    "meets",
+    "tied",
+    "drew",
+    "fought",
+    "played",
+    "faced",
+    "borders",
+    "bordered",
+    "neighbours",
+    "neighbors",
+    "partnered",
+    "collaborated",
+    "shared",
+    "equals",
+    "equal",
+    "same",
+    "similar",
+    "debated",
+    "resembles",
+    "adjacent",
+    "next",
 ];
 
 /// The lower-case words of a stretch of text, less articles: what two relations are compared by.
@@ -1158,7 +1509,8 @@ fn relation_words(text: &str) -> Vec<String> {
 /// Two names of the claim in the other order in the evidence: who did what to whom ("France took
 /// over from the United States" against "The United States took over from France").
 fn swapped_names(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
-    let names: Vec<entities::Entity> = entities::extract(claim).into_iter().filter(|e| !e.text.chars().any(|c| c.is_ascii_digit())).collect();
+    let names: Vec<entities::Entity> =
+        entities::extract(claim).into_iter().filter(|e| !e.text.chars().any(|c| c.is_ascii_digit())).collect();
     let ev = Mentions::new(sentence);
     let lower = sentence.to_lowercase();
     for i in 0..names.len() {
@@ -1186,7 +1538,11 @@ fn swapped_names(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
                 // "… from France"): the same relation with its two ends swapped, not a paraphrase
                 // that turns the sentence round ("The capital is Canberra" / "Canberra is the capital").
                 let link = |text: &str, at: usize| {
-                    text[..at].split(|c: char| !c.is_alphanumeric()).rev().find(|w| !w.is_empty() && !["the", "a", "an"].contains(&w.to_lowercase().as_str())).map(str::to_lowercase)
+                    text[..at]
+                        .split(|c: char| !c.is_alphanumeric())
+                        .rev()
+                        .find(|w| !w.is_empty() && !["the", "a", "an"].contains(&w.to_lowercase().as_str()))
+                        .map(str::to_lowercase)
                 };
                 let same_link = link(claim, b.start).is_some() && link(claim, b.start) == link(sentence, pa);
                 if pb < pa && same_link {
@@ -1194,7 +1550,8 @@ fn swapped_names(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
                     // Word for word the same relation between them, and not one that holds both ways
                     // ("married", "played against"): the two orders cannot both be true.
                     let relation = relation_words(between);
-                    let mirrored = relation_words(&claim[a.end..b.start]) == relation && !relation.iter().any(|w| SYMMETRIC_LINKS.contains(&w.as_str()));
+                    let mirrored = relation_words(&claim[a.end..b.start]) == relation
+                        && !relation.iter().any(|w| SYMMETRIC_LINKS.contains(&w.as_str()));
                     return Some(
                         Conflict::new(CheckKind::Name, format!("{} … {}", a.text, b.text), format!("{} … {}", b.text, a.text), probe, si)
                             .in_same_role(true)
@@ -1246,7 +1603,9 @@ fn names(claim: &str, sentence: &str, si: usize, all: &Mentions) -> Vec<Conflict
             let same_role = role.is_some() && role_word_any(sentence, e.start) == role;
             let same_head = same_head_of(e);
             // A subject the sentence does not name, against a person the sentence does.
-            let both_people = is_subject && crate::claims::is_person_like(&c.text, claim, c.start) && crate::claims::is_person_like(&e.text, sentence, e.start);
+            let both_people = is_subject
+                && crate::claims::is_person_like(&c.text, claim, c.start)
+                && crate::claims::is_person_like(&e.text, sentence, e.start);
             if same_role || same_head || both_people {
                 let probe = format!("{}{}{}", &claim[..c.start], e.text, &claim[c.end..]);
                 out.push(Conflict::new(CheckKind::Name, &c.text, &e.text, probe, si).in_same_role(same_role || same_head));
@@ -1277,7 +1636,10 @@ mod tests {
     fn a_claim_about_the_name_a_contrast_sets_apart_is_probed_with_the_other_name() {
         let sentence = "Phobos is gradually spiralling toward Mars and may collide with it, while Deimos is slowly moving away.";
         let c = contrasted_subject("Deimos is slowly spiralling inward.", sentence, 0).expect("the spiralling is Phobos'");
-        assert_eq!((c.claim_says.as_str(), c.source_says.as_str(), c.probe.as_str()), ("Deimos", "Phobos", "Phobos is slowly spiralling inward."));
+        assert_eq!(
+            (c.claim_says.as_str(), c.source_says.as_str(), c.probe.as_str()),
+            ("Deimos", "Phobos", "Phobos is slowly spiralling inward.")
+        );
         // What the sentence says of the claim's own subject, or a sentence without a contrast: no conflict.
         assert!(contrasted_subject("Deimos is slowly moving away.", sentence, 0).is_none());
         assert!(contrasted_subject("Phobos is spiralling toward Mars.", sentence, 0).is_none());
@@ -1291,7 +1653,10 @@ mod tests {
     #[test]
     fn names_in_passages_nothing_links_are_unlinked() {
         let claim = "The contained place of Keith Moon's nationality is University of Reading.";
-        let apart = ev(&["Keith Moon, English musician, acted in Tommy.", "England includes University of Reading. It is governed as a constitutional monarchy."]);
+        let apart = ev(&[
+            "Keith Moon, English musician, acted in Tommy.",
+            "England includes University of Reading. It is governed as a constitutional monarchy.",
+        ]);
         let (a, b) = unlinked_names(claim, &apart).expect("no passage joins Keith Moon to the University of Reading");
         assert_eq!((a.as_str(), b.as_str()), ("Keith Moon", "University of Reading"));
         // The bridge named in both passages links them, as in a chain the sources state whole.
@@ -1299,9 +1664,17 @@ mod tests {
         assert_eq!(unlinked_names(claim, &bridged), None);
         // Through a third passage: Get Carter (1) - Morgan Creek (2) - …; Elie Samaha only in (3).
         let claim = "Get Carter was produced by Elie Samaha.";
-        let three = ev(&["Get Carter is classed as action film.", "Get Carter was produced by Morgan Creek Productions.", "Elie Samaha holds the nationality of Lebanon."]);
+        let three = ev(&[
+            "Get Carter is classed as action film.",
+            "Get Carter was produced by Morgan Creek Productions.",
+            "Elie Samaha holds the nationality of Lebanon.",
+        ]);
         assert!(unlinked_names(claim, &three).is_some());
-        let chained = ev(&["Get Carter is classed as action film.", "Get Carter was produced by Morgan Creek Productions.", "Morgan Creek Productions was run by Elie Samaha."]);
+        let chained = ev(&[
+            "Get Carter is classed as action film.",
+            "Get Carter was produced by Morgan Creek Productions.",
+            "Morgan Creek Productions was run by Elie Samaha.",
+        ]);
         assert_eq!(unlinked_names(claim, &chained), None);
     }
 
@@ -1317,7 +1690,8 @@ mod tests {
         assert_eq!(unlinked_names(claim, &titled), None);
         // A title that is a number links the passages about it.
         let claim = "2046 is a production of Hong Kong and counts Wong Kar-wai among its producers.";
-        let titled = ev(&["2046 was produced in Hong Kong.", "2046 was released in United States of America. 2046 was produced by Wong Kar-wai."]);
+        let titled =
+            ev(&["2046 was produced in Hong Kong.", "2046 was released in United States of America. 2046 was produced by Wong Kar-wai."]);
         assert_eq!(unlinked_names(claim, &titled), None);
         // Two names of one thing, and a list of names, need no link.
         let amoc = ev(&["The AMOC moves warm water north.", "Atlantic Meridional Overturning Circulation is a system of currents."]);
@@ -1332,7 +1706,10 @@ mod tests {
 
     #[test]
     fn a_name_of_the_same_kind_is_the_rival_before_one_in_the_same_role() {
-        let c = check("East Orange is in the Eastern Time Zone.", &ev(&["East Orange, city in Essex County, New Jersey, United States, is in the Central Time Zone."]));
+        let c = check(
+            "East Orange is in the Eastern Time Zone.",
+            &ev(&["East Orange, city in Essex County, New Jersey, United States, is in the Central Time Zone."]),
+        );
         let names: Vec<&str> = c.conflicts.iter().filter(|x| x.kind == CheckKind::Name).map(|x| x.source_says.as_str()).collect();
         assert_eq!(names, ["Central Time Zone"], "{c:?}");
     }
@@ -1348,7 +1725,8 @@ mod tests {
 
     #[test]
     fn paraphrases_rounding_and_units_match() {
-        assert!(check("Its 1,280-metre main span was the longest.", &ev(&["Its main span of 1,280 metres was the longest."])).all_values_match());
+        assert!(check("Its 1,280-metre main span was the longest.", &ev(&["Its main span of 1,280 metres was the longest."]))
+            .all_values_match());
         assert!(check("At 31, she became the youngest nominee.", &ev(&["The 31-year-old became the youngest nominee."])).all_values_match());
         let c = check("Its main span is 486 metres long.", &ev(&["With a main span of 486.3 metres, it was the longest."]));
         assert!(c.conflicts.is_empty() && c.all_values_match(), "{c:?}");
@@ -1356,7 +1734,10 @@ mod tests {
         assert!(c.conflicts.is_empty() && c.all_values_match(), "{c:?}");
         let c = check("The wall is about 21,000 kilometres long.", &ev(&["The wall measures 21,196 kilometres."]));
         assert!(c.all_values_match(), "{c:?}");
-        let c = check("It opened in 1883 after 13 years of construction.", &ev(&["Construction began in 1870 and the bridge opened on May 24, 1883."]));
+        let c = check(
+            "It opened in 1883 after 13 years of construction.",
+            &ev(&["Construction began in 1870 and the bridge opened on May 24, 1883."]),
+        );
         assert!(c.all_values_match(), "{c:?}");
         let c = check("The war lasted from 1914 to 1918.", &ev(&["World War I was fought from 28 July 1914 to 11 November 1918."]));
         assert!(c.all_values_match(), "{c:?}");
@@ -1375,7 +1756,10 @@ mod tests {
 
     #[test]
     fn a_date_alike_but_for_one_part_is_in_the_same_place() {
-        let c = check("The tower was completed on 31 March 1899.", &ev(&["Work was completed on 31 March 1889, and it opened on 15 May 1889."]));
+        let c = check(
+            "The tower was completed on 31 March 1899.",
+            &ev(&["Work was completed on 31 March 1889, and it opened on 15 May 1889."]),
+        );
         let same: Vec<(&str, bool)> = c.conflicts.iter().map(|x| (x.source_says.as_str(), x.same_role)).collect();
         assert!(same.contains(&("31 March 1889", true)) && same.contains(&("15 May 1889", false)), "{same:?}");
     }
@@ -1385,7 +1769,8 @@ mod tests {
         // The evidence gives the month and year, or the day without the year: nothing denies the claim.
         let c = check("It aired on March 4, 2019, in Australia.", &ev(&["It premiered in March 2019.", "Filming ended in June 2018."]));
         assert!(c.conflicts.is_empty(), "{c:?}");
-        let c = check("The album came out on April 9, 2011.", &ev(&["The album came out on April 9.", "The tour began on February 22, 2011."]));
+        let c =
+            check("The album came out on April 9, 2011.", &ev(&["The album came out on April 9.", "The tour began on February 22, 2011."]));
         assert!(c.conflicts.is_empty(), "{c:?}");
         // A different day of the same month still conflicts.
         let c = check("The album came out on April 9, 2011.", &ev(&["The album came out on April 19, 2011."]));
@@ -1394,9 +1779,15 @@ mod tests {
 
     #[test]
     fn season_spans_and_lists_are_no_conflicts() {
-        let c = check("The name change takes place during the 2018–19 academic year.", &ev(&["The new name is used from the 2018–19 academic year, starting on 4 September 2018."]));
+        let c = check(
+            "The name change takes place during the 2018–19 academic year.",
+            &ev(&["The new name is used from the 2018–19 academic year, starting on 4 September 2018."]),
+        );
         assert!(c.conflicts.is_empty(), "{c:?}");
-        let c = check("Glossopteris fossils occur in Australia, New Zealand and India.", &ev_one("Glossopteris fossils are found in India, Australia and New Zealand."));
+        let c = check(
+            "Glossopteris fossils occur in Australia, New Zealand and India.",
+            &ev_one("Glossopteris fossils are found in India, Australia and New Zealand."),
+        );
         assert!(!c.conflicts.iter().any(|x| x.kind == CheckKind::Name), "{c:?}");
         let c = check("The species had been described as a subspecies.", &ev_one("It was falsely assumed to be a subspecies."));
         assert!(!c.conflicts.iter().any(|x| x.denial), "{c:?}");
@@ -1404,9 +1795,15 @@ mod tests {
 
     #[test]
     fn converses_and_negations_on_both_sides_are_the_same_polarity() {
-        let c = check("Mandela spent 27 years in prison before his release in 1990.", &ev_one("Mandela was released in 1990 after 27 years in prison."));
+        let c = check(
+            "Mandela spent 27 years in prison before his release in 1990.",
+            &ev_one("Mandela was released in 1990 after 27 years in prison."),
+        );
         assert!(!c.conflicts.iter().any(|x| x.kind == CheckKind::Polarity), "{c:?}");
-        let c = check("Switzerland does not belong to the European Union.", &ev_one("Switzerland is not a member of the European Union and is not in the eurozone."));
+        let c = check(
+            "Switzerland does not belong to the European Union.",
+            &ev_one("Switzerland is not a member of the European Union and is not in the eurozone."),
+        );
         assert!(!c.conflicts.iter().any(|x| x.kind == CheckKind::Polarity), "{c:?}");
         let c = check("Switzerland belongs to the European Union.", &ev_one("Switzerland is not a member of the European Union."));
         assert!(c.conflicts.iter().any(|x| x.negated == Some(Side::Source)), "{c:?}");
@@ -1423,7 +1820,10 @@ mod tests {
 
     #[test]
     fn a_relation_with_its_ends_swapped_word_for_word_excludes_the_claim() {
-        let c = check("France took over the project from the United States in 1904.", &ev_one("The United States took over the project from France in 1904."));
+        let c = check(
+            "France took over the project from the United States in 1904.",
+            &ev_one("The United States took over the project from France in 1904."),
+        );
         assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Name && x.exclusive), "{c:?}");
         let c = check("The ship sailed from New York to Southampton.", &ev_one("The ship sailed from Southampton to New York."));
         assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Name && x.exclusive), "{c:?}");
@@ -1459,7 +1859,10 @@ mod tests {
 
     #[test]
     fn a_rank_given_otherwise_for_the_same_thing_conflicts() {
-        let c = check("Jupiter is the fourth planet from the Sun.", &ev(&["Jupiter is the fifth planet from the Sun and the largest in the Solar System."]));
+        let c = check(
+            "Jupiter is the fourth planet from the Sun.",
+            &ev(&["Jupiter is the fifth planet from the Sun and the largest in the Solar System."]),
+        );
         let x = c.conflicts.iter().find(|x| x.kind == CheckKind::Number).expect("a rank conflict");
         assert_eq!((x.claim_says.as_str(), x.source_says.as_str()), ("fourth planet", "fifth planet"));
         assert_eq!(x.probe, "Jupiter is the fifth planet from the Sun.");
@@ -1471,7 +1874,10 @@ mod tests {
         let c = check("It was the second edition.", &ev(&["The first printing sold out."]));
         assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Number), "{c:?}");
         // A name between the rank and its noun: "second World Cup title" ranks titles.
-        let c = check("It was France's first title.", &ev(&["The victory gave France its second World Cup title, after its first win on home soil in 1998."]));
+        let c = check(
+            "It was France's first title.",
+            &ev(&["The victory gave France its second World Cup title, after its first win on home soil in 1998."]),
+        );
         let x = c.conflicts.iter().find(|x| x.kind == CheckKind::Number).expect("a rank conflict");
         assert_eq!((x.claim_says.as_str(), x.source_says.as_str()), ("first title", "second title"));
     }
@@ -1479,7 +1885,10 @@ mod tests {
     #[test]
     fn a_negation_reaches_to_the_end_of_its_clause() {
         // The second negation of the sentence denies the claim's predicate.
-        let c = check("Switzerland adopted the euro in 2002.", &ev(&["Switzerland is not a member of the European Union, and it has not adopted the euro."]));
+        let c = check(
+            "Switzerland adopted the euro in 2002.",
+            &ev(&["Switzerland is not a member of the European Union, and it has not adopted the euro."]),
+        );
         let neg = c.conflicts.iter().find(|x| x.negated == Some(Side::Source)).expect("a source negation");
         assert!(neg.same_role, "{neg:?}");
         assert_eq!(neg.source_says, "has not adopted the euro");
@@ -1499,13 +1908,17 @@ mod tests {
         let c = check("The museum is open on Mondays.", &ev(&["The library is not open on Mondays."]));
         assert!(c.conflicts.iter().all(|x| !(x.negated == Some(Side::Source) && x.same_role)), "{c:?}");
         // A shorter form of the claim's name is the same subject.
-        let c = check("The Great Wall of China is visible to the naked eye from orbit.", &ev(&["Contrary to a popular myth, the Great Wall is not visible to the naked eye from low Earth orbit."]));
+        let c = check(
+            "The Great Wall of China is visible to the naked eye from orbit.",
+            &ev(&["Contrary to a popular myth, the Great Wall is not visible to the naked eye from low Earth orbit."]),
+        );
         assert!(c.conflicts.iter().any(|x| x.negated == Some(Side::Source) && x.same_role), "{c:?}");
     }
 
     #[test]
     fn polarity_and_names() {
-        let c = check("The Brooklyn Bridge was never open to pedestrians.", &ev(&["The Brooklyn Bridge carries vehicles and pedestrians."]));
+        let c =
+            check("The Brooklyn Bridge was never open to pedestrians.", &ev(&["The Brooklyn Bridge carries vehicles and pedestrians."]));
         assert_eq!(c.conflicts[0].probe, "The Brooklyn Bridge was open to pedestrians.");
         let c = check("Earth is farthest from the Sun in early January.", &ev(&["Earth is closest to the Sun in early January."]));
         assert!(c.conflicts.iter().any(|x| x.probe == "Earth is closest from the Sun in early January."), "{c:?}");

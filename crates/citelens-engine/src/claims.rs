@@ -58,7 +58,8 @@ impl Discourse {
         let mut d = Discourse::default();
         // The question's subject: its first name, close to its start and not the object of "of"
         // ("When did the Brooklyn Bridge open?", not "What is the capital of Australia?").
-        let names: Vec<entities::Entity> = entities::extract(question).into_iter().filter(|e| e.text.chars().any(char::is_alphabetic)).collect();
+        let names: Vec<entities::Entity> =
+            entities::extract(question).into_iter().filter(|e| e.text.chars().any(char::is_alphabetic)).collect();
         // A name right after the question's auxiliary is its subject ("What prizes did Marie Curie win?").
         let after_aux = names.iter().find(|e| {
             let before: Vec<&str> = question[..e.start].split_whitespace().collect();
@@ -121,7 +122,8 @@ impl Discourse {
                 for e in &ents {
                     let before: Vec<&str> = sentence[..e.start].split_whitespace().collect();
                     let n = before.len();
-                    let after_is = (n >= 1 && matches!(before[n - 1], "is" | "was")) || (n >= 2 && matches!(before[n - 2], "is" | "was") && before[n - 1] == "the");
+                    let after_is = (n >= 1 && matches!(before[n - 1], "is" | "was"))
+                        || (n >= 2 && matches!(before[n - 2], "is" | "was") && before[n - 1] == "the");
                     if after_is && e.text.chars().any(char::is_alphabetic) {
                         let article = article_before(sentence, e.start);
                         self.note(&format!("{article}{}", head_name(&e.text)), &e.text, sentence, e.start);
@@ -167,8 +169,11 @@ impl Discourse {
                 };
                 // "The company's" keeps its possessive.
                 let rest = &sentence[second.end()..];
-                let (span_end, text) =
-                    if rest.starts_with("'s") || rest.starts_with("’s") { (second.end() + rest.chars().take(2).map(char::len_utf8).sum::<usize>(), possessive(thing)) } else { (second.end(), thing.clone()) };
+                let (span_end, text) = if rest.starts_with("'s") || rest.starts_with("’s") {
+                    (second.end() + rest.chars().take(2).map(char::len_utf8).sum::<usize>(), possessive(thing))
+                } else {
+                    (second.end(), thing.clone())
+                };
                 return Some((span_end, capitalise(&text)));
             }
             _ => None,
@@ -191,8 +196,11 @@ const SINGULAR_VERBS: &[&str] = &["is", "was", "has", "does"];
 fn names_joined_as_one(text: &str, ents: &[entities::Entity], i: usize) -> Option<entities::Entity> {
     let (l, r) = (ents.get(i)?, ents.get(i + 1)?);
     let next = text[r.end..].split_whitespace().next().unwrap_or("");
-    (&text[l.end..r.start] == " and " && (SINGULAR_VERBS.contains(&next) || next == "remains"))
-        .then(|| entities::Entity { text: text[l.start..r.end].to_string(), start: l.start, end: r.end })
+    (&text[l.end..r.start] == " and " && (SINGULAR_VERBS.contains(&next) || next == "remains")).then(|| entities::Entity {
+        text: text[l.start..r.end].to_string(),
+        start: l.start,
+        end: r.end,
+    })
 }
 
 /// The sentence's subject when it is plural: names joined by "and", or a short noun phrase ending in
@@ -214,7 +222,11 @@ fn plural_subject(sentence: &str) -> Option<String> {
     let subject = &sentence[..ws[end - 1].1];
     let subject_words = &ws[..end];
     let joined_names = subject_words.iter().enumerate().any(|(i, w)| {
-        w.2 == "and" && i > 0 && i + 1 < end && subject_words[i - 1].2.starts_with(char::is_uppercase) && subject_words[i + 1].2.starts_with(char::is_uppercase)
+        w.2 == "and"
+            && i > 0
+            && i + 1 < end
+            && subject_words[i - 1].2.starts_with(char::is_uppercase)
+            && subject_words[i + 1].2.starts_with(char::is_uppercase)
     });
     let last = subject_words[end - 1].2;
     let plural_noun = last.len() > 3 && last.ends_with('s') && !last.ends_with("ss") && !last.ends_with("'s") && !last.ends_with("’s");
@@ -226,11 +238,60 @@ fn plural_subject(sentence: &str) -> Option<String> {
 
 /// General nouns a definite description of a thing may use ("The city was designed by …").
 const TYPE_NOUNS: &[&str] = &[
-    "company", "city", "country", "building", "bridge", "tower", "river", "planet", "painting", "novel", "book",
-    "film", "band", "team", "organization", "organisation", "university", "museum", "ship", "canal", "mountain",
-    "island", "reef", "desert", "telescope", "war", "treaty", "phone", "car", "currency", "language", "chapel",
-    "plant", "station", "region", "state", "wall", "structure", "monument", "church", "palace", "lake", "park",
-    "festival", "game", "album", "song", "series", "show", "device", "disaster", "species", "animal", "agency",
+    "company",
+    "city",
+    "country",
+    "building",
+    "bridge",
+    "tower",
+    "river",
+    "planet",
+    "painting",
+    "novel",
+    "book",
+    "film",
+    "band",
+    "team",
+    "organization",
+    "organisation",
+    "university",
+    "museum",
+    "ship",
+    "canal",
+    "mountain",
+    "island",
+    "reef",
+    "desert",
+    "telescope",
+    "war",
+    "treaty",
+    "phone",
+    "car",
+    "currency",
+    "language",
+    "chapel",
+    "plant",
+    "station",
+    "region",
+    "state",
+    "wall",
+    "structure",
+    "monument",
+    "church",
+    "palace",
+    "lake",
+    "park",
+    "festival",
+    "game",
+    "album",
+    "song",
+    "series",
+    "show",
+    "device",
+    "disaster",
+    "species",
+    "animal",
+    "agency",
 ];
 
 /// Whether a name at `at` is where the sentence's subject stands: at its start, after an article,
@@ -241,20 +302,113 @@ pub fn opens_sentence(sentence: &str, at: usize) -> bool {
         return lead.first().is_none_or(|w| matches!(w.to_lowercase().as_str(), "the" | "a" | "an"));
     }
     const OPENERS: &[&str] = &["In", "On", "At", "By", "After", "Before", "During", "Since", "From", "Until", "Around"];
-    OPENERS.contains(&lead[0]) && lead.len() <= 4 && lead[1..].iter().all(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit() || c.is_uppercase()) || matches!(*w, "the" | "of"))
+    OPENERS.contains(&lead[0])
+        && lead.len() <= 4
+        && lead[1..].iter().all(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit() || c.is_uppercase()) || matches!(*w, "the" | "of"))
 }
 
 /// Words that end a name in an institution, place or thing rather than a person.
 const THING_WORDS: &[&str] = &[
-    "Bridge", "Tower", "University", "River", "Ocean", "Sea", "Mountain", "Mount", "Company", "Inc", "Corporation",
-    "Museum", "Building", "Park", "Street", "City", "State", "States", "Kingdom", "Republic", "Union", "Prize",
-    "Award", "War", "Act", "Canal", "Wall", "Desert", "Reef", "Chapel", "Telescope", "Station", "Island", "Islands",
-    "Lake", "Bay", "Trench", "Deep", "Range", "Peninsula", "Cup", "Games", "Olympics", "Party", "Council", "Court",
-    "Army", "Church", "Palace", "Hall", "House", "College", "School", "Institute", "Center", "Centre", "Airport",
-    "Hospital", "Bank", "Agency", "Area", "Region", "Province", "County", "Valley", "Forest", "Square",
-    "Movie", "Film", "Series", "Show", "Festival", "Cathedral", "Temple", "Castle", "Stadium", "Theatre", "Theater",
-    "Motors", "Group", "Ltd", "Co", "Foundation", "Society", "Association", "League", "Club", "Agreement", "Treaty",
-    "Tea", "Engine", "Space", "Program", "Programme", "Project", "Mission", "Plant", "Zone", "Wars", "Coast",
+    "Bridge",
+    "Tower",
+    "University",
+    "River",
+    "Ocean",
+    "Sea",
+    "Mountain",
+    "Mount",
+    "Company",
+    "Inc",
+    "Corporation",
+    "Museum",
+    "Building",
+    "Park",
+    "Street",
+    "City",
+    "State",
+    "States",
+    "Kingdom",
+    "Republic",
+    "Union",
+    "Prize",
+    "Award",
+    "War",
+    "Act",
+    "Canal",
+    "Wall",
+    "Desert",
+    "Reef",
+    "Chapel",
+    "Telescope",
+    "Station",
+    "Island",
+    "Islands",
+    "Lake",
+    "Bay",
+    "Trench",
+    "Deep",
+    "Range",
+    "Peninsula",
+    "Cup",
+    "Games",
+    "Olympics",
+    "Party",
+    "Council",
+    "Court",
+    "Army",
+    "Church",
+    "Palace",
+    "Hall",
+    "House",
+    "College",
+    "School",
+    "Institute",
+    "Center",
+    "Centre",
+    "Airport",
+    "Hospital",
+    "Bank",
+    "Agency",
+    "Area",
+    "Region",
+    "Province",
+    "County",
+    "Valley",
+    "Forest",
+    "Square",
+    "Movie",
+    "Film",
+    "Series",
+    "Show",
+    "Festival",
+    "Cathedral",
+    "Temple",
+    "Castle",
+    "Stadium",
+    "Theatre",
+    "Theater",
+    "Motors",
+    "Group",
+    "Ltd",
+    "Co",
+    "Foundation",
+    "Society",
+    "Association",
+    "League",
+    "Club",
+    "Agreement",
+    "Treaty",
+    "Tea",
+    "Engine",
+    "Space",
+    "Program",
+    "Programme",
+    "Project",
+    "Mission",
+    "Plant",
+    "Zone",
+    "Wars",
+    "Coast",
 ];
 
 /// A name that reads as a person's: two to four capitalised words without digits, not led by "the",
@@ -329,18 +483,32 @@ fn word_re() -> &'static Regex {
 /// Finite verbs and auxiliaries that open a verb phrase. Regular past tenses ("-ed") are found by
 /// their ending; these are the auxiliaries and the irregular verbs answers use most.
 const VERBS: &[&str] = &[
-    "is", "was", "are", "were", "has", "had", "have", "will", "would", "can", "could", "may", "might", "did", "does",
-    "do", "became", "becomes", "remains", "remain", "won", "wins", "lost", "loses", "made", "makes", "began",
-    "begins", "took", "takes", "led", "leads", "ran", "runs", "held", "holds", "went", "goes", "came", "comes",
-    "gave", "gives", "grew", "grows", "built", "builds", "wrote", "writes", "said", "says", "sold", "sells", "left",
-    "leaves", "met", "meets", "found", "finds", "fell", "falls", "rose", "rises", "stood", "stands", "spent",
-    "spends", "flew", "flies", "drew", "draws", "lies", "lay", "hangs", "hung", "sank", "sinks", "struck", "strikes",
-    "broke", "breaks", "carries", "covers", "contains", "includes", "lives", "eats", "uses", "means", "needs",
-    "shows", "gets", "got", "kept", "keeps", "brought", "brings", "taught", "teaches", "thought", "bought", "paid",
-    "pays", "felt", "told", "tells", "knew", "knows", "saw", "sees", "chose", "spoke", "stole", "swam", "shared",
-    "shares",
+    "is", "was", "are", "were", "has", "had", "have", "will", "would", "can", "could", "may", "might", "did", "does", "do", "became",
+    "becomes", "remains", "remain", "won", "wins", "lost", "loses", "made", "makes", "began", "begins", "took", "takes", "led", "leads",
+    "ran", "runs", "held", "holds", "went", "goes", "came", "comes", "gave", "gives", "grew", "grows", "built", "builds", "wrote",
+    "writes", "said", "says", "sold", "sells", "left", "leaves", "met", "meets", "found", "finds", "fell", "falls", "rose", "rises",
+    "stood", "stands", "spent", "spends", "flew", "flies", "drew", "draws", "lies", "lay", "hangs", "hung", "sank", "sinks", "struck",
+    "strikes", "broke", "breaks", "carries", "covers", "contains", "includes", "lives", "eats", "uses", "means", "needs", "shows", "gets",
+    "got", "kept", "keeps", "brought", "brings", "taught", "teaches", "thought", "bought", "paid", "pays", "felt", "told", "tells", "knew",
+    "knows", "saw", "sees", "chose", "spoke", "stole", "swam", "shared", "shares",
 ];
-const ADVERBS: &[&str] = &["also", "later", "then", "still", "never", "only", "soon", "eventually", "not", "now", "first", "again", "finally", "often", "usually"];
+const ADVERBS: &[&str] = &[
+    "also",
+    "later",
+    "then",
+    "still",
+    "never",
+    "only",
+    "soon",
+    "eventually",
+    "not",
+    "now",
+    "first",
+    "again",
+    "finally",
+    "often",
+    "usually",
+];
 /// Past participles ending in "-ed" that usually follow a noun as an adjective ("the bridge named …").
 pub fn is_verb(w: &str) -> bool {
     let lw = w.to_lowercase();
@@ -500,11 +668,7 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
             .filter(|x| x.end > x.start)
             .collect();
         let linking = if appositive { Some(format!("{antecedent} is")) } else { Some(antecedent) };
-        let clause = Draft {
-            parts: vec![Piece { start: p.start + body_start, end: p.start + body_end }],
-            replace: None,
-            prefix: linking,
-        };
+        let clause = Draft { parts: vec![Piece { start: p.start + body_start, end: p.start + body_end }], replace: None, prefix: linking };
         // The main clause may split further; the relative clause stays one claim.
         let mut out = if main.parts.len() == 1 { split_clauses(text, main, discourse) } else { vec![main] };
         out.push(clause);
@@ -550,12 +714,13 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
             entities::extract(rest).first().is_some_and(|e| {
                 // A title named whole twice is one name: its end is the title's.
                 let e_end = titles.iter().find(|t| t.start == ws[j].0 + e.start).map_or(e.end, |t| t.end - ws[j].0);
-                opens(e) && match (words(&rest[..e_end]).last(), words(&rest[e_end..]).first()) {
-                    (_, Some(next)) if is_verb(next.2) => true,
-                    // The same present-tense test as for a sentence's first verb, on the name's last word.
-                    (Some(&name_end), Some(&next)) => is_present_verb_after_name(&[name_end, next], 1),
-                    _ => false,
-                }
+                opens(e)
+                    && match (words(&rest[..e_end]).last(), words(&rest[e_end..]).first()) {
+                        (_, Some(next)) if is_verb(next.2) => true,
+                        // The same present-tense test as for a sentence's first verb, on the name's last word.
+                        (Some(&name_end), Some(&next)) => is_present_verb_after_name(&[name_end, next], 1),
+                        _ => false,
+                    }
             })
         };
         // The first clause's verb again opens a parallel verb phrase of the same subject ("counts
@@ -674,7 +839,9 @@ fn split_names_once(text: &str, claim: &Claim) -> Option<(Claim, Claim)> {
                 continue;
             }
             // "James and Oliver Phelps", "Fred and George Weasley": one surname shared, not two names.
-            let shared_surname = !l.text.contains(' ') && r.text.split(' ').count() == 2 && r.text.split(' ').all(|w| w.chars().next().is_some_and(char::is_uppercase));
+            let shared_surname = !l.text.contains(' ')
+                && r.text.split(' ').count() == 2
+                && r.text.split(' ').all(|w| w.chars().next().is_some_and(char::is_uppercase));
             // "between 1887 and 1889": a range, one fact.
             let range = s[..l.start].split_whitespace().next_back().is_some_and(|w| w.eq_ignore_ascii_case("between"));
             // "Pashto and Dari are the languages": a plural subject, one fact about both.
@@ -768,7 +935,10 @@ mod tests {
     #[test]
     fn keeps_ranges_compounds_and_shared_surnames_whole() {
         assert_eq!(texts("Kiss sings 'God Gave Rock and Roll to You.'"), vec!["Kiss sings 'God Gave Rock and Roll to You.'."]);
-        assert_eq!(texts("Kiss recorded \"Beth and Detroit Rock City\" in 1976."), vec!["Kiss recorded \"Beth and Detroit Rock City\" in 1976."]);
+        assert_eq!(
+            texts("Kiss recorded \"Beth and Detroit Rock City\" in 1976."),
+            vec!["Kiss recorded \"Beth and Detroit Rock City\" in 1976."]
+        );
         assert!(!inside_quotes("Trump's and Biden's votes", 8));
         assert_eq!(texts("James and Oliver Phelps played the twins.").len(), 1);
         assert_eq!(texts("It was built between 1887 and 1889 as an arch.").len(), 1);
@@ -814,7 +984,10 @@ mod tests {
             ["Zimbabwe national football team plays association football.", "Springfield Falcons competes in ice hockey."]
         );
         assert_eq!(texts("The team plays in Leeds and Manchester."), ["The team plays in Leeds.", "The team plays in Manchester."]);
-        assert_eq!(texts("Silver Spring borders Takoma Park and keeps the Eastern Time Zone."), ["Silver Spring borders Takoma Park.", "Silver Spring keeps the Eastern Time Zone."]);
+        assert_eq!(
+            texts("Silver Spring borders Takoma Park and keeps the Eastern Time Zone."),
+            ["Silver Spring borders Takoma Park.", "Silver Spring keeps the Eastern Time Zone."]
+        );
         // Plural nouns after a name are no verbs, and a list of two different names still splits.
         assert_eq!(texts("The Beatles recorded songs and albums in London."), ["The Beatles recorded songs and albums in London."]);
         assert_eq!(texts("Marie Curie worked in Paris and Warsaw."), ["Marie Curie worked in Paris.", "Marie Curie worked in Warsaw."]);
@@ -826,7 +999,10 @@ mod tests {
             texts("The Usual Suspects was made in Germany, Germany includes Hamburg, and Hamburg is a port."),
             ["The Usual Suspects was made in Germany.", "Germany includes Hamburg.", "Hamburg is a port."]
         );
-        assert_eq!(texts("The bridge was opened in 1883, it is the oldest of its kind."), ["The bridge was opened in 1883.", "The bridge is the oldest of its kind."]);
+        assert_eq!(
+            texts("The bridge was opened in 1883, it is the oldest of its kind."),
+            ["The bridge was opened in 1883.", "The bridge is the oldest of its kind."]
+        );
         // A participle, a list of names or a place with its country after a comma is no new clause.
         assert_eq!(texts("The museum, founded in 1887, houses old maps."), ["The museum, founded in 1887, houses old maps."]);
         assert_eq!(texts("He was born in Paris, France in 1950."), ["He was born in Paris, France in 1950."]);

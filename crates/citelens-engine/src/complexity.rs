@@ -71,12 +71,7 @@ pub fn classify(ev: &SentenceEvidence, shared: &[Shared]) -> ComplexityType {
 
 /// Adds a sentence's reasoning to the graph: citation → answer edges typed by what the citation
 /// does, and shared entities with their `mentions` / `leads_to` / `names` edges.
-pub fn add_to_graph(
-    graph: &mut ReasoningGraph,
-    ev: &SentenceEvidence,
-    shared: &[Shared],
-    citation_edges: &[(String, &'static str)],
-) {
+pub fn add_to_graph(graph: &mut ReasoningGraph, ev: &SentenceEvidence, shared: &[Shared], citation_edges: &[(String, &'static str)]) {
     let node = |graph: &mut ReasoningGraph, id: String, kind: &str, label: &str| {
         if !graph.nodes.iter().any(|n| n.id == id) {
             graph.nodes.push(GraphNode { id, kind: kind.into(), label: label.into() });

@@ -99,7 +99,10 @@ impl Decider for RuleDecider {
                 _ if c.exclusive => probe_ent >= t.probe_entailment,
                 // An opposite word in the same place: the model reads past antonyms as it does past values.
                 CheckKind::Polarity if c.same_role => probe_ent >= t.probe_entailment,
-                _ => probe_ent >= t.probe_entailment && probe_ent - claim_ent >= if c.same_role { t.probe_margin * 0.6 } else { t.probe_margin },
+                _ => {
+                    probe_ent >= t.probe_entailment
+                        && probe_ent - claim_ent >= if c.same_role { t.probe_margin * 0.6 } else { t.probe_margin }
+                }
             };
             value_confirmed |= is_confirmed && c.kind != CheckKind::Name;
             if is_confirmed {
@@ -116,7 +119,10 @@ impl Decider for RuleDecider {
                 // entailment of the claim, however clear, says nothing. Names of different kinds
                 // (or the same two swapped) read alike for other reasons: free prose's probes often
                 // differ from the claim in little but the name.
-                indistinct_name |= c.kind == CheckKind::Name && checks::same_kind(&c.claim_says, &c.source_says) && probe_ent >= t.probe_entailment && probe_ent >= claim_ent - INDISTINCT_NAME_MARGIN;
+                indistinct_name |= c.kind == CheckKind::Name
+                    && checks::same_kind(&c.claim_says, &c.source_says)
+                    && probe_ent >= t.probe_entailment
+                    && probe_ent >= claim_ent - INDISTINCT_NAME_MARGIN;
             } else if c.kind != CheckKind::Name {
                 unconfirmed_value = true;
                 // The other value plausibly fills the claim's place: the same role, or a probe the
@@ -181,7 +187,8 @@ impl Decider for RuleDecider {
         // sentence's contradiction made partial (`verify::combine`). Not when a number or date of the
         // claim plausibly stands otherwise in the evidence ("served two terms, until 2004" against
         // "from 1994 to 1999"): the head reads past values as the NLI head does.
-        let head_says_missing = !value_confirmed && !doubted_value && p.four_way.is_some_and(|h| h[1] + h[3] >= t.four_way_contradictory_to_partial);
+        let head_says_missing =
+            !value_confirmed && !doubted_value && p.four_way.is_some_and(|h| h[1] + h[3] >= t.four_way_contradictory_to_partial);
         let missing_not_contradicted = |reports| decision(ClaimStatus::Missing, p.four_way.map_or(0.0, |h| h[1] + h[3]), reports);
         if let Some(conf) = confirmed {
             if head_says_missing {
@@ -218,12 +225,16 @@ impl Decider for RuleDecider {
         // entails the claim clearly (long evidence often names things in ways the checks misread).
         let blocked = (unconfirmed_polarity && p.entailment < t.clear_entailment) || indistinct_name;
         if (entailed || entailed_by_values) && !blocked && !value_conflict {
-            let mut status = if t.require_entities && !missing_entities.is_empty() { ClaimStatus::PartiallySupported } else { ClaimStatus::Supported };
+            let mut status =
+                if t.require_entities && !missing_entities.is_empty() { ClaimStatus::PartiallySupported } else { ClaimStatus::Supported };
             // A value the evidence does not give is a fact it lacks, however fluent the paraphrase.
             if !f.checks.unmatched.is_empty() && !values_ok {
                 status = ClaimStatus::Missing;
             }
-            if t.require_question_subject && status == ClaimStatus::Supported && !question::missing_subjects(f.claim, f.question, f.evidence).is_empty() {
+            if t.require_question_subject
+                && status == ClaimStatus::Supported
+                && !question::missing_subjects(f.claim, f.question, f.evidence).is_empty()
+            {
                 status = ClaimStatus::PartiallySupported;
             }
             // Names the sources never link (`unlinked`, above): the link the claim states is not there.
@@ -237,7 +248,11 @@ impl Decider for RuleDecider {
             // The four-way head, reading this claim alone, says the evidence lacks part of it: an
             // entailment this weak, with no value of the claim matched, is the NLI head reading past
             // a missing fact ("has worked as a writer" against a passage that names only his novels).
-            if status == ClaimStatus::Supported && p.entailment < t.clear_entailment && f.checks.matched.is_empty() && head_reads_missing(p, t) {
+            if status == ClaimStatus::Supported
+                && p.entailment < t.clear_entailment
+                && f.checks.matched.is_empty()
+                && head_reads_missing(p, t)
+            {
                 let confidence = p.four_way.map_or(0.0, |h| 1.0 - h[0]);
                 return decision(ClaimStatus::Missing, confidence, reports);
             }
@@ -258,9 +273,10 @@ impl Decider for RuleDecider {
         // (Asked only of a claim that reads unrelated: the claim's values are parsed again for it.)
         let same_topic = || {
             f.checks.conflicts.iter().any(|c| c.kind != CheckKind::Name)
-                || checks::values(f.claim)
-                    .iter()
-                    .any(|v| f.checks.matched.contains(&v.text) && (v.day.is_some() || v.unit.as_deref().is_some_and(|u| !["year", "year_of", "date"].contains(&u))))
+                || checks::values(f.claim).iter().any(|v| {
+                    f.checks.matched.contains(&v.text)
+                        && (v.day.is_some() || v.unit.as_deref().is_some_and(|u| !["year", "year_of", "date"].contains(&u)))
+                })
         };
         if relevance < t.relevance && !same_topic() {
             return decision(ClaimStatus::Unrelated, 1.0 - relevance.max(p.entailment), reports);
@@ -288,7 +304,9 @@ impl Decider for RuleDecider {
         // they are what a rival answer looks like, not a fact the evidence lacks. How sure: the surer
         // of the claim's two readings (the NLI head's may sit just above `contradiction`).
         if let Some(h) = p.four_way.filter(|h| h[2] >= t.claim_head_leans_contradiction) {
-            if p.contradiction >= t.contradiction && f.sentence_reading.is_some_and(|s| reads_contradictory(s, t.sentence_head_contradiction)) {
+            if p.contradiction >= t.contradiction
+                && f.sentence_reading.is_some_and(|s| reads_contradictory(s, t.sentence_head_contradiction))
+            {
                 return decision(ClaimStatus::Contradicted, p.contradiction.max(h[2]), reports);
             }
         }
@@ -302,7 +320,8 @@ impl Decider for RuleDecider {
             return Decision { model_only: true, ..decision(ClaimStatus::Contradicted, p.contradiction, reports) };
         }
         // Missing: how sure we are that the evidence does not state it.
-        let confidence = if unconfirmed_polarity || p.contradiction >= t.contradiction { 0.4 } else { 1.0 - p.entailment.max(p.contradiction) * 0.8 };
+        let confidence =
+            if unconfirmed_polarity || p.contradiction >= t.contradiction { 0.4 } else { 1.0 - p.entailment.max(p.contradiction) * 0.8 };
         let mut reports = reports;
         reports.extend(unlinked);
         decision(ClaimStatus::Missing, confidence, reports)
@@ -361,7 +380,13 @@ mod tests {
         decide_in_sentence(claim, evidence, p, probes, None)
     }
 
-    fn decide_in_sentence(claim: &str, evidence: &str, p: Probs, probes: &[Option<(f32, f32)>], sentence_reading: Option<[f32; 4]>) -> Decision {
+    fn decide_in_sentence(
+        claim: &str,
+        evidence: &str,
+        p: Probs,
+        probes: &[Option<(f32, f32)>],
+        sentence_reading: Option<[f32; 4]>,
+    ) -> Decision {
         let outcome = checks::check(claim, &[evidence.to_string()]);
         let ev = Mentions::new(evidence);
         let probes: Vec<Option<(f32, f32)>> = if probes.is_empty() { vec![None; outcome.conflicts.len()] } else { probes.to_vec() };
@@ -394,8 +419,16 @@ mod tests {
         assert_eq!(missing(claim_reading, None), ClaimStatus::Missing, "a one-claim sentence has no reading of its own");
         assert_eq!(missing(claim_reading, Some([0.01, 0.5, 0.48, 0.01])), ClaimStatus::Missing, "the sentence read partial first");
         assert_eq!(missing(claim_reading, Some([0.01, 0.34, 0.65, 0.0])), ClaimStatus::Missing, "below the sentence bar");
-        assert_eq!(missing(with_head(0.04, 0.62, [0.0, 0.14, 0.86, 0.0]), sentence_contradictory), ClaimStatus::Missing, "claim head below its bar");
-        assert_eq!(missing(with_head(0.3, 0.45, [0.0, 0.04, 0.96, 0.0]), sentence_contradictory), ClaimStatus::Missing, "NLI head below `contradiction`");
+        assert_eq!(
+            missing(with_head(0.04, 0.62, [0.0, 0.14, 0.86, 0.0]), sentence_contradictory),
+            ClaimStatus::Missing,
+            "claim head below its bar"
+        );
+        assert_eq!(
+            missing(with_head(0.3, 0.45, [0.0, 0.04, 0.96, 0.0]), sentence_contradictory),
+            ClaimStatus::Missing,
+            "NLI head below `contradiction`"
+        );
     }
 
     #[test]
@@ -419,7 +452,11 @@ mod tests {
         assert_eq!(decide(0.74, false).status, ClaimStatus::Supported, "without the check the weak entailment is support");
         let d = decide(0.74, true);
         assert_eq!(d.status, ClaimStatus::Missing);
-        assert!(d.checks.iter().any(|c| c.kind == CheckKind::Name && c.result == "absent" && c.message.contains("links")), "{:?}", d.checks);
+        assert!(
+            d.checks.iter().any(|c| c.kind == CheckKind::Name && c.result == "absent" && c.message.contains("links")),
+            "{:?}",
+            d.checks
+        );
         // A claim missing for the model too carries the doubt (it keeps the four-way head from support).
         assert!(decide(0.2, true).checks.iter().any(|c| c.result == "absent"));
         // A clear entailment stands: prose links names by descriptions the check cannot follow.
@@ -444,7 +481,8 @@ mod tests {
         assert_eq!(d.status, ClaimStatus::Missing);
         assert_eq!(decide(claim, ev, with_head(0.71, 0.26, [0.2, 0.03, 0.77, 0.0]), &[]).status, ClaimStatus::Supported, "below the bar");
         // A value of the claim the evidence states keeps the support, whatever the head says.
-        let d = decide("The bridge opened in 1883.", "The bridge opened to traffic in 1883.", with_head(0.5, 0.1, [0.0, 0.99, 0.0, 0.01]), &[]);
+        let d =
+            decide("The bridge opened in 1883.", "The bridge opened to traffic in 1883.", with_head(0.5, 0.1, [0.0, 0.99, 0.0, 0.01]), &[]);
         assert_eq!(d.status, ClaimStatus::Supported);
     }
 
@@ -482,7 +520,12 @@ mod tests {
         let d = decide(claim, ev, with_head(0.02, 0.97, [0.0, 0.9, 0.1, 0.0]), &probes);
         assert_eq!(d.status, ClaimStatus::Contradicted, "below the bar the contradiction stands");
         // A date the evidence gives otherwise stands whatever the head says.
-        let d = decide("The bridge opened on May 25, 1883.", "The bridge opened on May 24, 1883.", with_head(0.1, 0.8, [0.0, 1.0, 0.0, 0.0]), &[Some((0.95, 0.1))]);
+        let d = decide(
+            "The bridge opened on May 25, 1883.",
+            "The bridge opened on May 24, 1883.",
+            with_head(0.1, 0.8, [0.0, 1.0, 0.0, 0.0]),
+            &[Some((0.95, 0.1))],
+        );
         assert_eq!(d.status, ClaimStatus::Contradicted);
         // So does one the model could not confirm, when the NLI head contradicts: the head reads
         // past years as the NLI head does.
@@ -540,7 +583,13 @@ mod tests {
         let d = decide("Switzerland adopted the euro in 2002.", ev, probs(0.02, 0.2), &[Some((0.02, 0.02))]);
         assert_eq!(d.status, ClaimStatus::Contradicted);
         assert!(!d.uncertain(&Thresholds::default()));
-        assert!(d.checks.iter().any(|c| c.message == "the source says \"has not adopted the euro\"; the answer says Switzerland adopted the euro in 2002"), "{:?}", d.checks);
+        assert!(
+            d.checks
+                .iter()
+                .any(|c| c.message == "the source says \"has not adopted the euro\"; the answer says Switzerland adopted the euro in 2002"),
+            "{:?}",
+            d.checks
+        );
         // The model entailing the claim from the negating sentence means the rule misread it.
         let d = decide("Switzerland adopted the euro in 2002.", ev, probs(0.7, 0.1), &[Some((0.7, 0.7))]);
         assert_ne!(d.status, ClaimStatus::Contradicted);
@@ -560,7 +609,12 @@ mod tests {
 
     #[test]
     fn a_value_the_source_lacks_is_missing_even_when_entailed() {
-        let d = decide("Canberra has a population of about 460,000 people.", "Canberra is the capital city of Australia.", probs(0.6, 0.1), &[]);
+        let d = decide(
+            "Canberra has a population of about 460,000 people.",
+            "Canberra is the capital city of Australia.",
+            probs(0.6, 0.1),
+            &[],
+        );
         assert_eq!(d.status, ClaimStatus::Missing);
         assert!(d.checks.iter().any(|c| c.result == "absent"));
     }

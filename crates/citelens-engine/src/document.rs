@@ -65,7 +65,13 @@ impl Document {
             let para_start = cursor.at(start);
             for s in segment::sentences(&text[start..end]) {
                 let (bs, be) = (start + s.start, start + s.end);
-                sentences.push(DocSentence { start: cursor.at(bs), end: cursor.at(be), paragraph: p, text: text[bs..be].to_string(), bytes: (bs, be) });
+                sentences.push(DocSentence {
+                    start: cursor.at(bs),
+                    end: cursor.at(be),
+                    paragraph: p,
+                    text: text[bs..be].to_string(),
+                    bytes: (bs, be),
+                });
             }
             paragraphs.push((para_start, cursor.at(end)));
         }

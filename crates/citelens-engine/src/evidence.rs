@@ -14,7 +14,7 @@ use crate::retrieve::StemmedWords;
 use crate::thresholds::Thresholds;
 
 /// Sentences per claim and document that BM25 hands to the model. A model pass per candidate is the
-/// cost; see the README's long-document table for what fewer or more gave.
+/// cost; see the long-document table in docs/HISTORY.md for what fewer or more gave.
 pub const CANDIDATES: usize = 12;
 /// Candidates read together as one premise, for a claim whose facts sit in different sentences.
 pub const JOINT_CANDIDATES: usize = 3;
@@ -48,7 +48,11 @@ pub fn choose(pos: usize, candidates: &[(usize, Probs)], joint: Option<(&[usize]
         units
     };
     let found = |units| ClaimEvidence { pos, units, found: true };
-    let not_found = |key: &dyn Fn(usize, &Probs) -> f32| ClaimEvidence { pos, units: ranked(candidates.to_vec(), key, NEAREST_WHEN_NOT_FOUND), found: false };
+    let not_found = |key: &dyn Fn(usize, &Probs) -> f32| ClaimEvidence {
+        pos,
+        units: ranked(candidates.to_vec(), key, NEAREST_WHEN_NOT_FOUND),
+        found: false,
+    };
     // A model with the evidence head ranks by it: trained on annotated evidence, it knows a
     // methods sentence naming the same drugs is no evidence, which the NLI head reads as a
     // contradiction.
@@ -67,7 +71,9 @@ pub fn choose(pos: usize, candidates: &[(usize, Probs)], joint: Option<(&[usize]
         let picked: Vec<(usize, Probs)> = candidates
             .iter()
             .copied()
-            .filter(|(u, p)| (scores[u] >= top && ev(p) >= t.evidence_floor) || ev(p) >= t.evidence_head || p.entailment >= t.evidence_entailment)
+            .filter(|(u, p)| {
+                (scores[u] >= top && ev(p) >= t.evidence_floor) || ev(p) >= t.evidence_head || p.entailment >= t.evidence_entailment
+            })
             .collect();
         if !picked.is_empty() {
             return found(ranked(picked, &score, t.evidence_max));
@@ -160,7 +166,7 @@ pub struct ClaimTerms {
 /// uncovered names and numbers (by weight) first, while that is at least `evidence_cover_gain` of
 /// the whole claim's weight and the evidence head rates it at `evidence_cover_head`, up to
 /// `evidence_cover_max` sentences. Without the head nothing is added: with no bar, completion had
-/// the model entail most flipped Evidence Inference claims (README, "Long documents").
+/// the model entail most flipped Evidence Inference claims (docs/HISTORY.md, "Long documents").
 pub fn complete(found: &mut ClaimEvidence, candidates: &[(usize, Probs)], terms: &ClaimTerms, t: &Thresholds) {
     let total = terms.total;
     if !found.found || total <= 0.0 || terms.named.len() != candidates.len() {
@@ -216,7 +222,6 @@ impl ChosenEvidence {
 #[cfg(test)]
 mod tests {
     use super::*;
-
 
     fn p(e: f32, c: f32) -> Probs {
         Probs { entailment: e, neutral: 1.0 - e - c, contradiction: c, four_way: None, evidence: None }
@@ -312,7 +317,8 @@ mod tests {
     #[test]
     fn only_names_and_numbers_of_the_claim_weigh() {
         let doc = ["Metformin lowered HbA1c in 2019.", "Patients received placebo tablets daily.", "Placebo was given to 400 patients."];
-        let terms = Coverage::new(&doc).claim_terms("Metformin significantly lowered HbA1c compared with placebo in 400 patients.", &[0, 1, 2]);
+        let terms =
+            Coverage::new(&doc).claim_terms("Metformin significantly lowered HbA1c compared with placebo in 400 patients.", &[0, 1, 2]);
         assert!(terms.total > 0.0);
         // The second sentence names only common words of the claim ("placebo", "patients").
         let gain = |i: usize| terms.named[i].iter().map(|&w| terms.weights[w]).sum::<f32>();

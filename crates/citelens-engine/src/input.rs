@@ -114,7 +114,12 @@ impl Input {
             cut_chars(q, caps.max_question_chars, "the question (characters)".into(), "max_question_chars", &mut cuts);
         }
         if self.citations.len() > caps.max_citations {
-            cuts.push(Cut { what: "the citations (count)".into(), cap: "max_citations".into(), from: self.citations.len(), to: caps.max_citations });
+            cuts.push(Cut {
+                what: "the citations (count)".into(),
+                cap: "max_citations".into(),
+                from: self.citations.len(),
+                to: caps.max_citations,
+            });
             self.citations.truncate(caps.max_citations);
         }
         for c in &mut self.citations {
@@ -127,11 +132,22 @@ impl Input {
                 cut_chars(text, room, format!("citation {:?}'s text (characters)", c.id), "max_citation_chars", &mut cuts);
             }
             if let Some(d) = &mut c.document {
-                cut_chars(d, caps.max_document_chars, format!("citation {:?}'s document (characters)", c.id), "max_document_chars", &mut cuts);
+                cut_chars(
+                    d,
+                    caps.max_document_chars,
+                    format!("citation {:?}'s document (characters)", c.id),
+                    "max_document_chars",
+                    &mut cuts,
+                );
             }
             if let Some(t) = &mut c.triples {
                 if t.len() > caps.max_triples {
-                    cuts.push(Cut { what: format!("citation {:?}'s triples", c.id), cap: "max_triples".into(), from: t.len(), to: caps.max_triples });
+                    cuts.push(Cut {
+                        what: format!("citation {:?}'s triples", c.id),
+                        cap: "max_triples".into(),
+                        from: t.len(),
+                        to: caps.max_triples,
+                    });
                     t.truncate(caps.max_triples);
                 }
             }
@@ -164,7 +180,12 @@ impl Input {
             let triples = c.triples.as_ref().map_or(0, Vec::len);
             over(format!("citation {:?}'s number of triples", c.id), "max_triples", triples, caps.max_triples)?;
             if let Some(d) = &c.document {
-                over(format!("citation {:?}'s document length in characters", c.id), "max_document_chars", d.chars().count(), caps.max_document_chars)?;
+                over(
+                    format!("citation {:?}'s document length in characters", c.id),
+                    "max_document_chars",
+                    d.chars().count(),
+                    caps.max_document_chars,
+                )?;
                 crate::document::Document::check(d).map_err(|error| EngineError::Document { citation: c.id.clone(), error })?;
             }
         }

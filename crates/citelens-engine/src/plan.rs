@@ -218,8 +218,7 @@ impl Plan {
             }
         }
         let by_id: HashMap<&str, usize> = input.citations.iter().enumerate().map(|(i, c)| (c.id.as_str(), i)).collect();
-        let entity_of =
-            |e: &str| by_id.get(e).copied().or_else(|| input.citations.iter().position(|c| c.entity.as_deref() == Some(e)));
+        let entity_of = |e: &str| by_id.get(e).copied().or_else(|| input.citations.iter().position(|c| c.entity.as_deref() == Some(e)));
 
         let pieces = segment::sentences(&clean.text);
         let mut sentences: Vec<SentencePlan> = pieces
@@ -267,10 +266,8 @@ impl Plan {
                             w.graph_facts.push((ix, entity.clone(), rel.clone(), val.clone()));
                         }
                     }
-                    None => findings.push(finding(
-                        "unknown_marker",
-                        format!("knowledge-graph marker names {entity}, which no citation describes"),
-                    )),
+                    None => findings
+                        .push(finding("unknown_marker", format!("knowledge-graph marker names {entity}, which no citation describes"))),
                 },
             }
         }
@@ -382,7 +379,9 @@ impl Plan {
                         (top.clone(), self.ask(&premise, &claim.text))
                     });
                     let units_of_source = &self.sources[ix].units;
-                    let coverage = self.coverage.entry(ix).or_insert_with(|| evidence::Coverage::new(&units_of_source.iter().map(|u| u.resolved.as_str()).collect::<Vec<_>>()));
+                    let coverage = self.coverage.entry(ix).or_insert_with(|| {
+                        evidence::Coverage::new(&units_of_source.iter().map(|u| u.resolved.as_str()).collect::<Vec<_>>())
+                    });
                     let terms = coverage.claim_terms(&claim.text, &hits);
                     candidates.push(DocCandidates { pos, units, joint, terms });
                 }
@@ -414,8 +413,8 @@ impl Plan {
         w.premises = premises.clone();
         // Read together only when the passages fit one model window: longer ones are read in
         // windows anyway, which joining would only repeat.
-        let joint_premise = (premises.len() > 1 && premises.iter().map(|p| p.len()).sum::<usize>() <= JOINT_MAX_BYTES)
-            .then(|| join_passages(&premises));
+        let joint_premise =
+            (premises.len() > 1 && premises.iter().map(|p| p.len()).sum::<usize>() <= JOINT_MAX_BYTES).then(|| join_passages(&premises));
         let cited_words = Mentions::new(&premises.join(" "));
         let premise_words: Vec<Mentions> = premises.iter().map(|p| Mentions::new(p)).collect();
         // Each cited passage with its title, for whether the passages link a claim's names.
@@ -567,7 +566,12 @@ impl Plan {
                     .iter()
                     .map(|d| {
                         let scored: Vec<(usize, Probs)> = d.units.iter().map(|&(u, pair)| (u, scores.get(pair))).collect();
-                        let mut found = evidence::choose(d.pos, &scored, d.joint.as_ref().map(|(units, pair)| (units.as_slice(), scores.get(*pair))), t);
+                        let mut found = evidence::choose(
+                            d.pos,
+                            &scored,
+                            d.joint.as_ref().map(|(units, pair)| (units.as_slice(), scores.get(*pair))),
+                            t,
+                        );
                         evidence::complete(&mut found, &scored, &d.terms, t);
                         found
                     })
@@ -580,11 +584,8 @@ impl Plan {
 
     /// Takes answers already known (another plan's pairs and scores) for the pairs they cover.
     pub fn prescore(&mut self, other: &Plan, scores: &Scores) {
-        self.prescored = self
-            .pairs
-            .iter()
-            .map(|key| other.index.get(key).and_then(|&i| scores.results.get(i).copied().flatten()))
-            .collect();
+        self.prescored =
+            self.pairs.iter().map(|key| other.index.get(key).and_then(|&i| scores.results.get(i).copied().flatten())).collect();
         self.read_in_round_one = other.pairs.iter().filter(|key| !self.index.contains_key(*key)).count();
     }
 
@@ -644,7 +645,13 @@ impl Scores {
 
     /// The answer to pair `i`; a pair the model refused (too long, empty) counts as fully neutral.
     pub fn get(&self, i: PairId) -> Probs {
-        self.results.get(i).copied().flatten().unwrap_or(Probs { entailment: 0.0, neutral: 1.0, contradiction: 0.0, four_way: None, evidence: None })
+        self.results.get(i).copied().flatten().unwrap_or(Probs {
+            entailment: 0.0,
+            neutral: 1.0,
+            contradiction: 0.0,
+            four_way: None,
+            evidence: None,
+        })
     }
 }
 

@@ -27,10 +27,7 @@ pub fn without_question_descriptors(claim: &str, question: &str, evidence: &Ment
         let droppable = (1..=2).contains(&between.len())
             && between.iter().all(|w| {
                 let n = entities::norm_words(w);
-                w.chars().all(|c| c.is_lowercase() || c == '-')
-                    && n.len() == 1
-                    && asked.contains(&n[0])
-                    && !evidence.contains_word(&n[0])
+                w.chars().all(|c| c.is_lowercase() || c == '-') && n.len() == 1 && asked.contains(&n[0]) && !evidence.contains_word(&n[0])
             });
         if droppable {
             out.push_str(&claim[last..last + the]);
@@ -112,7 +109,8 @@ mod tests {
     fn a_subject_named_by_the_question_but_not_the_evidence_is_missing() {
         let q = "The Maryland Transportation Authority is in charge of what landmarks?";
         let ev = Mentions::new("The Authority finances construction for the Maryland Department of Transportation (MDOT).");
-        let claim = "The Maryland Transportation Authority is in charge of providing funding for the Maryland Department of Transportation.";
+        let claim =
+            "The Maryland Transportation Authority is in charge of providing funding for the Maryland Department of Transportation.";
         assert_eq!(missing_subjects(claim, q, &ev), vec!["Maryland Transportation Authority".to_string()]);
         // Named by the evidence: nothing missing. No question: nothing to compare.
         let ev = Mentions::new("The Maryland Transportation Authority finances construction.");

@@ -16,8 +16,7 @@ pub enum Category {
 }
 
 impl Category {
-    pub const ALL: [Category; 4] =
-        [Category::Supportive, Category::PartiallySupportive, Category::Contradictory, Category::Irrelevant];
+    pub const ALL: [Category; 4] = [Category::Supportive, Category::PartiallySupportive, Category::Contradictory, Category::Irrelevant];
 
     pub fn as_str(self) -> &'static str {
         match self {

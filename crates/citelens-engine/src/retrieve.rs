@@ -38,7 +38,8 @@ pub struct Bm25Index {
 
 impl Bm25Index {
     pub fn new(texts: &[&str]) -> Bm25Index {
-        let embedder: Embedder<u32, StemmedWords> = EmbedderBuilder::with_tokenizer_and_fit_to_corpus(StemmedWords::default(), texts).build();
+        let embedder: Embedder<u32, StemmedWords> =
+            EmbedderBuilder::with_tokenizer_and_fit_to_corpus(StemmedWords::default(), texts).build();
         let mut scorer = Scorer::new();
         for (i, t) in texts.iter().enumerate() {
             scorer.upsert(&i, embedder.embed(t));

@@ -53,4 +53,3 @@ impl Scorer for NliModel {
         NliModel::has_evidence(self)
     }
 }
-

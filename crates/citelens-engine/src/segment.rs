@@ -41,9 +41,9 @@ pub fn sentences(text: &str) -> Vec<Piece> {
 
 /// Titles and short forms whose full stop is not a sentence end.
 const ABBREVIATIONS: &[&str] = &[
-    "Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Mt", "Jr", "Sr", "No", "Nos", "Gen", "Col", "Lt", "Capt", "Sgt", "Rev",
-    "Gov", "Sen", "Rep", "Ft", "vs", "approx", "ca", "cf", "Fig", "Vol", "pp", "Jan", "Feb", "Mar", "Apr", "Aug",
-    "Sept", "Sep", "Oct", "Nov", "Dec", "e.g", "i.e",
+    "Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Mt", "Jr", "Sr", "No", "Nos", "Gen", "Col", "Lt", "Capt", "Sgt", "Rev", "Gov", "Sen", "Rep",
+    "Ft", "vs", "approx", "ca", "cf", "Fig", "Vol", "pp", "Jan", "Feb", "Mar", "Apr", "Aug", "Sept", "Sep", "Oct", "Nov", "Dec", "e.g",
+    "i.e",
 ];
 /// Short forms that end sentences as often as not ("… in the U.S. The company …"): joined only when
 /// the next piece does not start like a sentence.

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Decision thresholds on the calibrated probabilities. Defaults come from dev data (see README).
+/// Decision thresholds on the calibrated probabilities. Defaults come from dev data (see docs/HISTORY.md).
 /// `require_entities` off still reports the names an entailed claim's evidence lacks
 /// (`missing_entities`), without downgrading the claim.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -220,7 +220,7 @@ fn unsure_below() -> f32 {
 // The four-way bars: chosen on the cited-answer suite (tests/fixtures/cases.jsonl) for zero flips and
 // no sentence lost against the rules, then on the generated CAQA dev split (seed 7) for micro-F1:
 // 0.8 / 0.97 / 0.95 keep the suite at the rules' 82.87 % with 0 flips and give 86.50 % on dev; a
-// supportive bar of 0.9 flips a suite sentence, a contradictory one of 0.9 loses one (README).
+// supportive bar of 0.9 flips a suite sentence, a contradictory one of 0.9 loses one (docs/HISTORY.md).
 // Seventh session: once a check that doubts support (an opposite or a value the model could not
 // weigh: `TypedCheck::Doubted`) keeps the head from making a sentence supportive, the flip is gone and
 // the supportive bar comes down to 0.85: suite 83.98 % with 0 flips, CAQA dev 87.63 (was 85.63),
@@ -252,7 +252,7 @@ pub const FOUR_WAY_CONTRADICTORY_TO_PARTIAL: f32 = 0.97;
 
 // The claim-level head bars (issue 12, fifth session): chosen on the generated dev split (seed 7)
 // with the cited-answer suite, WiCE dev, AttributionBench dev and ExpertQA lfqa_domain_test held to
-// no flips and no loss (README, "Claim-level head readings").
+// no flips and no loss (docs/HISTORY.md, "Claim-level head readings").
 /// Default for `claim_head_missing`.
 pub const CLAIM_HEAD_MISSING: f32 = 0.9;
 /// Default for `claim_head_not_supportive` (sixth session): chosen on the generated dev split
@@ -299,7 +299,7 @@ pub const EVIDENCE_FLOOR: f32 = 0.1;
 pub const EVIDENCE_RANK_WEIGHT: f32 = 0.5;
 // Coverage: WiCE claims are compound ("married in December 2012, and their son, Bear, was born the
 // next year") and their gold evidence is a sentence per part. Chosen on the same two sets as the
-// bars above (README, "Long documents"): gain 0.05, at most 3, head 0.3 give Evidence Inference
+// bars above (docs/HISTORY.md, "Long documents"): gain 0.05, at most 3, head 0.3 give Evidence Inference
 // validation 65.91 and WiCE dev 52.13 (without: 66.05 and 48.66); a head bar of 0.2 gave 64.68 and
 // 53.27, none 55.35 and 54.99; counting every word of the claim, not only names and numbers,
 // cost Evidence Inference more (head 0.3: 63.38).
@@ -317,7 +317,7 @@ impl Default for Thresholds {
         // where AttributionBench dev (first 500) did not fall (68.18 macro-F1).
         // `strong_contradiction`, `probe_*`, `values_*` and `unsure_below`: chosen on the cited-answer
         // suite (tests/fixtures/cases.jsonl) for zero flips first, then sentence accuracy, and checked
-        // on WiCE dev (see README's figures).
+        // on WiCE dev (see docs/BENCHMARKS.md).
         Thresholds {
             entailment: 0.32,
             contradiction: 0.5,

@@ -9,13 +9,13 @@ use crate::complexity::{self, SentenceEvidence};
 use crate::decide::{ClaimFacts, Decider, Decision, RuleDecider};
 use crate::entities::{self, Mentions};
 use crate::error::Result;
+use crate::evidence::ClaimEvidence;
 use crate::input::{Caps, Input};
 use crate::kg;
 use crate::markers::CleanAnswer;
-use crate::evidence::ClaimEvidence;
 use crate::plan::{ClaimPlan, DocumentStage, Plan, Scores, Source, Unit, WordOverlap};
-use crate::retrieve::Bm25;
 use crate::report::*;
+use crate::retrieve::Bm25;
 use crate::scorer::Scorer;
 use crate::segment::Piece;
 pub use crate::thresholds::Thresholds;
@@ -146,9 +146,8 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         if w.cited.is_empty() || w.abstention.is_some() {
             match &w.abstention {
                 Some(a) => findings.push(Finding { kind: "abstention".into(), message: format!("sentence {si}: {}", a.message) }),
-                None if w.na.is_empty() && !text.trim().is_empty() => {
-                    findings.push(Finding { kind: "uncited_sentence".into(), message: format!("sentence {si} cites nothing and is not verified") })
-                }
+                None if w.na.is_empty() && !text.trim().is_empty() => findings
+                    .push(Finding { kind: "uncited_sentence".into(), message: format!("sentence {si} cites nothing and is not verified") }),
                 None => {}
             }
             sentence_reports.push(SentenceReport {
@@ -167,7 +166,8 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         }
         let evidence_text: String = (0..w.cited.len()).map(|pos| read_premise(w, pos, sources)).collect::<Vec<_>>().join(" ");
         // The evidence's names include those its pronouns refer to ("The painting was stolen" names the Mona Lisa).
-        let resolved: String = (0..w.cited.len()).flat_map(|pos| read_units(w, pos, sources)).map(|u| u.named.as_str()).collect::<Vec<_>>().join(" ");
+        let resolved: String =
+            (0..w.cited.len()).flat_map(|pos| read_units(w, pos, sources)).map(|u| u.named.as_str()).collect::<Vec<_>>().join(" ");
         let evidence_mentions = Mentions::new(&format!("{evidence_text} {resolved} {}", titles(&w.cited, input)));
         // Each cited source's own words (its names, and those its pronouns refer to), once per sentence.
         let alone: Vec<Mentions> = (0..w.cited.len())
@@ -182,7 +182,19 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         let sentence_reading = w.whole.filter(|_| w.claims.len() > 1).and_then(|i| book.get(i).four_way);
         for (ci, cw) in w.claims.iter().enumerate() {
             let found_in = plan.chosen.claims.get(&(si, ci)).map(Vec::as_slice);
-            let report = decide_claim(cw, book, decider, &evidence_mentions, sentence_reading, &w.cited, input, sources, (clean, &input.answer), &question, found_in);
+            let report = decide_claim(
+                cw,
+                book,
+                decider,
+                &evidence_mentions,
+                sentence_reading,
+                &w.cited,
+                input,
+                sources,
+                (clean, &input.answer),
+                &question,
+                found_in,
+            );
             let label = match report.status {
                 ClaimStatus::Supported => SpanLabel::Supported,
                 ClaimStatus::Contradicted => SpanLabel::Contradicted,
@@ -303,7 +315,12 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
             .filter_map(|(cw, r)| cw.claim.conjunct.as_ref().map(|c| (clean.text[c.start..c.end].to_string(), r.decided_by.clone())))
             .collect();
         let ev = SentenceEvidence {
-            citations: w.cited.iter().enumerate().map(|(pos, &ix)| (input.citations[ix].id.as_str(), read_premise(w, pos, sources))).collect(),
+            citations: w
+                .cited
+                .iter()
+                .enumerate()
+                .map(|(pos, &ix)| (input.citations[ix].id.as_str(), read_premise(w, pos, sources)))
+                .collect(),
             sentence: &text,
             question: &question,
             conjuncts,
@@ -459,7 +476,15 @@ fn decide_claim(
     let probes: Vec<Option<(f32, f32)>> =
         cw.probes.iter().map(|pr| Some((book.get(pr.probe).entailment, book.get(pr.original).entailment))).collect();
     let signals = claim_signals(cw, book, &probes);
-    let d: Decision = decider.decide(&ClaimFacts { claim: &cw.claim.text, question, probs, evidence, checks: &cw.checks, probes: &probes, sentence_reading });
+    let d: Decision = decider.decide(&ClaimFacts {
+        claim: &cw.claim.text,
+        question,
+        probs,
+        evidence,
+        checks: &cw.checks,
+        probes: &probes,
+        sentence_reading,
+    });
     let status = d.status;
     // Evidence units, best first for the status.
     let key = |p: &Probs| if status == ClaimStatus::Contradicted { p.contradiction } else { p.entailment };
@@ -497,7 +522,10 @@ fn decide_claim(
     units.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut evidence: Vec<EvidenceRef> = Vec::new();
     for (s, e) in units {
-        if s >= 0.5 && evidence.len() < 3 && !evidence.iter().any(|x| x.citation == e.citation && x.start == e.start && x.triple == e.triple) {
+        if s >= 0.5
+            && evidence.len() < 3
+            && !evidence.iter().any(|x| x.citation == e.citation && x.start == e.start && x.triple == e.triple)
+        {
             evidence.push(e);
         }
     }
@@ -510,7 +538,9 @@ fn decide_claim(
             .filter(|f| f.found)
             .flat_map(|f| f.units.iter().map(move |&(u, p)| evidence_ref(&sources[cited[f.pos]], &sources[cited[f.pos]].units[u], p)))
             .collect();
-        evidence.sort_by(|a, b| key(&b.probabilities).max(b.probabilities.entailment).total_cmp(&key(&a.probabilities).max(a.probabilities.entailment)));
+        evidence.sort_by(|a, b| {
+            key(&b.probabilities).max(b.probabilities.entailment).total_cmp(&key(&a.probabilities).max(a.probabilities.entailment))
+        });
         not_found = found.iter().all(|f| !f.found);
     }
     ClaimReport {
@@ -657,7 +687,9 @@ pub fn combine(rules: Verdict, four_way: [f32; 4], confirmed: TypedCheck, t: &Th
         (Category::PartiallySupportive | Category::Supportive, Category::Contradictory) => t.four_way_contradictory_confident,
         (Category::PartiallySupportive, Category::Irrelevant) => t.four_way_confident,
         (Category::Contradictory, Category::Irrelevant) if overturnable => leaving_contradiction(t.four_way_confident),
-        (Category::Contradictory, Category::PartiallySupportive) if overturnable => leaving_contradiction(t.four_way_contradictory_to_partial),
+        (Category::Contradictory, Category::PartiallySupportive) if overturnable => {
+            leaving_contradiction(t.four_way_contradictory_to_partial)
+        }
         _ => return rules,
     };
     if p < bar {
@@ -677,15 +709,17 @@ fn aggregate(sentences: &[Option<Verdict>]) -> Option<Verdict> {
     let min_conf = v.iter().map(|x| x.confidence).fold(1.0, f32::min);
     let unsure = v.iter().any(|x| x.uncertain);
     let all = |c: Category| v.iter().all(|x| x.category == c);
-    Some(if let Some(c) = v.iter().filter(|x| x.category == Category::Contradictory && !x.uncertain).map(|x| x.confidence).reduce(f32::max) {
-        Verdict { category: Category::Contradictory, confidence: c, uncertain: false, decided_by: DecidedBy::Sentences }
-    } else if all(Category::Supportive) {
-        Verdict { category: Category::Supportive, confidence: min_conf, uncertain: unsure, decided_by: DecidedBy::Sentences }
-    } else if all(Category::Irrelevant) {
-        Verdict { category: Category::Irrelevant, confidence: min_conf, uncertain: unsure, decided_by: DecidedBy::Sentences }
-    } else {
-        Verdict { category: Category::PartiallySupportive, confidence: min_conf, uncertain: unsure, decided_by: DecidedBy::Sentences }
-    })
+    Some(
+        if let Some(c) = v.iter().filter(|x| x.category == Category::Contradictory && !x.uncertain).map(|x| x.confidence).reduce(f32::max) {
+            Verdict { category: Category::Contradictory, confidence: c, uncertain: false, decided_by: DecidedBy::Sentences }
+        } else if all(Category::Supportive) {
+            Verdict { category: Category::Supportive, confidence: min_conf, uncertain: unsure, decided_by: DecidedBy::Sentences }
+        } else if all(Category::Irrelevant) {
+            Verdict { category: Category::Irrelevant, confidence: min_conf, uncertain: unsure, decided_by: DecidedBy::Sentences }
+        } else {
+            Verdict { category: Category::PartiallySupportive, confidence: min_conf, uncertain: unsure, decided_by: DecidedBy::Sentences }
+        },
+    )
 }
 
 /// CAQA's rule: supportive when every claim is supported; contradictory when any is contradicted;
@@ -704,7 +738,12 @@ pub fn categorize(claims: &[ClaimReport]) -> Option<Verdict> {
         let conf = contradicted.iter().filter(|c| !c.uncertain).map(|c| c.confidence).fold(0.0, f32::max);
         Verdict { category: Category::Contradictory, confidence: conf, uncertain: false, decided_by: DecidedBy::Rules }
     } else if !contradicted.is_empty() {
-        Verdict { category: Category::PartiallySupportive, confidence: contradicted.iter().map(|c| c.confidence).fold(0.0, f32::max), uncertain: true, decided_by: DecidedBy::Rules }
+        Verdict {
+            category: Category::PartiallySupportive,
+            confidence: contradicted.iter().map(|c| c.confidence).fold(0.0, f32::max),
+            uncertain: true,
+            decided_by: DecidedBy::Rules,
+        }
     } else if counted.iter().all(|c| c.status == ClaimStatus::Supported) {
         let conf = counted.iter().map(|c| c.confidence).fold(1.0, f32::min);
         Verdict { category: Category::Supportive, confidence: conf, uncertain: any_unsure, decided_by: DecidedBy::Rules }
@@ -720,7 +759,12 @@ pub fn categorize(claims: &[ClaimReport]) -> Option<Verdict> {
             decided_by: DecidedBy::Rules,
         }
     } else {
-        Verdict { category: Category::Irrelevant, confidence: mean(&|c| 1.0 - c.relevance), uncertain: any_unsure, decided_by: DecidedBy::Rules }
+        Verdict {
+            category: Category::Irrelevant,
+            confidence: mean(&|c| 1.0 - c.relevance),
+            uncertain: any_unsure,
+            decided_by: DecidedBy::Rules,
+        }
     };
     Some(v)
 }
@@ -797,7 +841,12 @@ fn kg_metrics(facts: Vec<CitedFact>, not_verifiable_sentences: Vec<usize>, input
         }
         let hit = need
             .iter()
-            .filter(|t| facts.iter().any(|f| f.matched.as_ref().is_some_and(|m| m == *t) || (kg::relation_matches(&f.relation, &t[1]) && kg::value_matches(&f.value, &t[2]))))
+            .filter(|t| {
+                facts.iter().any(|f| {
+                    f.matched.as_ref().is_some_and(|m| m == *t)
+                        || (kg::relation_matches(&f.relation, &t[1]) && kg::value_matches(&f.value, &t[2]))
+                })
+            })
             .count();
         hit as f32 / need.len() as f32
     });
@@ -805,7 +854,11 @@ fn kg_metrics(facts: Vec<CitedFact>, not_verifiable_sentences: Vec<usize>, input
         correctness: if facts.is_empty() { 0.0 } else { correct / n },
         // Precision: cited facts that are correct and the sentence states (KaLMA counts a citation
         // precise when it is in the graph and supports its sentence).
-        precision: if facts.is_empty() { 0.0 } else { facts.iter().filter(|f| f.matched.is_some() && f.alignment >= 0.5).count() as f32 / n },
+        precision: if facts.is_empty() {
+            0.0
+        } else {
+            facts.iter().filter(|f| f.matched.is_some() && f.alignment >= 0.5).count() as f32 / n
+        },
         recall,
         alignment: if facts.is_empty() { 0.0 } else { aligned / n },
         cited_facts: facts,
@@ -818,7 +871,6 @@ fn char_at(text: &str, byte: usize) -> usize {
     let b = byte.min(text.len());
     text.char_indices().take_while(|(i, _)| *i < b).count()
 }
-
 
 #[cfg(test)]
 mod four_way_tests {
@@ -903,7 +955,12 @@ mod four_way_tests {
 
     #[test]
     fn above_one_the_head_is_off() {
-        let t = Thresholds { four_way_confident: 1.01, four_way_supportive_confident: 1.01, four_way_contradictory_confident: 1.01, ..Thresholds::default() };
+        let t = Thresholds {
+            four_way_confident: 1.01,
+            four_way_supportive_confident: 1.01,
+            four_way_contradictory_confident: 1.01,
+            ..Thresholds::default()
+        };
         let rules = v(Category::PartiallySupportive, true);
         for f in [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]] {
             assert_eq!(combine(rules, f, TypedCheck::None, &t), rules);

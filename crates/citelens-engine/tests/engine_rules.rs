@@ -1,6 +1,8 @@
 //! Engine rules with a scripted scorer (a test double: the product path always uses the real model).
 
-use citelens_engine::{input_schema, Caps, Category, Citation, ClaimStatus, Engine, EngineError, Input, Probs, Scorer, SpanLabel, REPORT_VERSION};
+use citelens_engine::{
+    input_schema, Caps, Category, Citation, ClaimStatus, Engine, EngineError, Input, Probs, Scorer, SpanLabel, REPORT_VERSION,
+};
 
 /// Answers by the first rule whose words the hypothesis contains; neutral otherwise.
 struct Scripted(Vec<(&'static str, Probs)>);

@@ -19,10 +19,7 @@ struct Scripted {
 impl Scorer for Scripted {
     fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
         *self.asked.borrow_mut() += pairs.len();
-        pairs
-            .iter()
-            .map(|(p, h)| Ok(self.rules.iter().find(|(pk, hk, _)| p.contains(pk) && h.contains(hk)).map_or(NEU, |r| r.2)))
-            .collect()
+        pairs.iter().map(|(p, h)| Ok(self.rules.iter().find(|(pk, hk, _)| p.contains(pk) && h.contains(hk)).map_or(NEU, |r| r.2))).collect()
     }
     fn name(&self) -> String {
         "scripted".into()

@@ -104,8 +104,7 @@ fn contradiction_is_marked_on_the_conflicting_name() {
     let ex = examples().into_iter().find(|e| e["id"] == "caqa-t2-contradictory").unwrap();
     let input: Input = serde_json::from_value(ex).unwrap();
     let report = engine().verify(&input).unwrap();
-    let contradicted: Vec<&str> =
-        report.spans.iter().filter(|s| s.label == SpanLabel::Contradicted).map(|s| s.text.as_str()).collect();
+    let contradicted: Vec<&str> = report.spans.iter().filter(|s| s.label == SpanLabel::Contradicted).map(|s| s.text.as_str()).collect();
     assert_eq!(contradicted, ["George Pal"], "spans: {:?}", report.spans);
 }
 
@@ -116,7 +115,8 @@ fn a_citations_verdict_is_its_own_per_sentence_verdict() {
         let input: Input = serde_json::from_value(ex.clone()).unwrap();
         let report = engine.verify(&input).unwrap();
         for c in &report.citations {
-            let in_sentences: Vec<_> = report.sentences.iter().flat_map(|s| s.per_citation.iter().filter(|v| v.citation == c.citation)).collect();
+            let in_sentences: Vec<_> =
+                report.sentences.iter().flat_map(|s| s.per_citation.iter().filter(|v| v.citation == c.citation)).collect();
             if let [only] = in_sentences.as_slice() {
                 assert_eq!((only.category, only.confidence), (c.category, c.confidence), "{}: citation {}", ex["id"], c.citation);
             }

@@ -89,7 +89,8 @@ impl ModelConfig {
         }
         let mut order = [0; 3];
         for (k, want) in LABELS.iter().enumerate() {
-            let found: Vec<usize> = self.labels.iter().enumerate().filter(|(_, l)| l.trim().eq_ignore_ascii_case(want)).map(|(i, _)| i).collect();
+            let found: Vec<usize> =
+                self.labels.iter().enumerate().filter(|(_, l)| l.trim().eq_ignore_ascii_case(want)).map(|(i, _)| i).collect();
             match found[..] {
                 [one] => order[k] = one,
                 _ => return Err(wrong()),
@@ -151,7 +152,12 @@ mod tests {
         assert_eq!(with_labels(&["entailment", "neutral", "contradiction"]).label_order().unwrap(), [0, 1, 2]);
         assert_eq!(with_labels(&["CONTRADICTION", "ENTAILMENT", "NEUTRAL"]).label_order().unwrap(), [1, 2, 0]);
         assert_eq!(with_labels(&["contradiction", "neutral", "entailment"]).label_order().unwrap(), [2, 1, 0]);
-        for bad in [&["entailment", "entailment", "contradiction"][..], &["entailment", "neutral"], &["yes", "maybe", "no"], &["entailment", "neutral", "contradiction", "other"]] {
+        for bad in [
+            &["entailment", "entailment", "contradiction"][..],
+            &["entailment", "neutral"],
+            &["yes", "maybe", "no"],
+            &["entailment", "neutral", "contradiction", "other"],
+        ] {
             assert!(with_labels(bad).validate().is_err(), "{bad:?}");
         }
     }

@@ -125,19 +125,13 @@ impl NliModel {
 
     /// Scores many pairs; each gets its own result, so one bad pair does not sink the others.
     pub fn predict_batch(&self, pairs: &[(&str, &str)]) -> Vec<Result<Prediction>> {
-        let encoded: Vec<Result<Vec<(Sequence, Window)>>> =
-            pairs.iter().map(|(p, h)| self.encoder.encode(&self.config, p, h)).collect();
+        let encoded: Vec<Result<Vec<(Sequence, Window)>>> = pairs.iter().map(|(p, h)| self.encoder.encode(&self.config, p, h)).collect();
         // Every window of every valid pair, shortest first, so each batch pads little.
-        let mut rows: Vec<(usize, usize)> = encoded
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| e.as_ref().ok().map(|w| (0..w.len()).map(move |j| (i, j))))
-            .flatten()
-            .collect();
+        let mut rows: Vec<(usize, usize)> =
+            encoded.iter().enumerate().filter_map(|(i, e)| e.as_ref().ok().map(|w| (0..w.len()).map(move |j| (i, j)))).flatten().collect();
         let seq = |&(i, j): &(usize, usize)| -> &Sequence { &encoded[i].as_ref().map(|w| &w[j].0).expect("valid pair") };
         rows.sort_by_key(|r| seq(r).input_ids.len());
-        let mut logits: Vec<Vec<Option<runtime::RowLogits>>> =
-            encoded.iter().map(|e| vec![None; e.as_ref().map_or(0, Vec::len)]).collect();
+        let mut logits: Vec<Vec<Option<runtime::RowLogits>>> = encoded.iter().map(|e| vec![None; e.as_ref().map_or(0, Vec::len)]).collect();
         let mut failures: Vec<Option<String>> = vec![None; pairs.len()];
         for chunk in rows.chunks(self.config.limits.max_batch) {
             let batch: Vec<&Sequence> = chunk.iter().map(seq).collect();
@@ -197,9 +191,7 @@ impl NliModel {
     fn decide(&self, scored: Vec<(Window, runtime::RowLogits)>) -> Prediction {
         let t = self.config.temperature;
         let probs: Vec<Probabilities> = scored.iter().map(|(_, l)| Probabilities::from_logits(&l.nli, t)).collect();
-        let argmax = |f: &dyn Fn(&Probabilities) -> f32| {
-            (0..probs.len()).fold(0, |b, i| if f(&probs[i]) > f(&probs[b]) { i } else { b })
-        };
+        let argmax = |f: &dyn Fn(&Probabilities) -> f32| (0..probs.len()).fold(0, |b, i| if f(&probs[i]) > f(&probs[b]) { i } else { b });
         let ent = argmax(&|p| p.entailment);
         let con = argmax(&|p| p.contradiction);
         let pick = if probs[ent].label() == "entailment" {

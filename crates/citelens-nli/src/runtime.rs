@@ -44,23 +44,11 @@ pub struct RowLogits {
 impl Runtime {
     pub fn from_onnx_bytes_on(onnx: &[u8], labels: usize, device: Device) -> Result<Self> {
         let load = |e: TractError| NliError::ModelLoad(format!("{e:#}"));
-        let mut model = tract_onnx::onnx()
-            .with_ignore_value_info(true)
-            .model_for_read(&mut std::io::Cursor::new(onnx))
-            .map_err(load)?;
-        let found: Vec<String> = model
-            .input_outlets()
-            .map_err(load)?
-            .iter()
-            .map(|o| model.node(o.node).name.clone())
-            .collect();
-        let wrong = || NliError::WrongInputs {
-            expected: INPUT_NAMES.iter().map(|s| s.to_string()).collect(),
-            found: found.clone(),
-            labels,
-        };
-        let output_names: Vec<String> =
-            model.output_outlets().map_err(load)?.iter().map(|o| model.node(o.node).name.clone()).collect();
+        let mut model = tract_onnx::onnx().with_ignore_value_info(true).model_for_read(&mut std::io::Cursor::new(onnx)).map_err(load)?;
+        let found: Vec<String> = model.input_outlets().map_err(load)?.iter().map(|o| model.node(o.node).name.clone()).collect();
+        let wrong =
+            || NliError::WrongInputs { expected: INPUT_NAMES.iter().map(|s| s.to_string()).collect(), found: found.clone(), labels };
+        let output_names: Vec<String> = model.output_outlets().map_err(load)?.iter().map(|o| model.node(o.node).name.clone()).collect();
         let outputs = output_names.len();
         if found.len() != INPUT_NAMES.len() || !(1..=3).contains(&outputs) {
             return Err(wrong());
@@ -72,9 +60,7 @@ impl Runtime {
         let batch = model.sym("B");
         let seq = model.sym("S");
         for ix in 0..3 {
-            model
-                .set_input_fact(ix, InferenceFact::dt_shape(i64::datum_type(), [batch.to_dim(), seq.to_dim()]))
-                .map_err(load)?;
+            model.set_input_fact(ix, InferenceFact::dt_shape(i64::datum_type(), [batch.to_dim(), seq.to_dim()])).map_err(load)?;
         }
         let typed = model.into_typed().map_err(load)?;
         let out_shape = typed.output_fact(0).map_err(load)?.shape.to_tvec();

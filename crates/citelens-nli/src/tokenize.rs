@@ -34,9 +34,7 @@ impl PairEncoder {
         // The shipped tokenizer.json carries its own truncation/padding; we do both ourselves.
         tokenizer.with_truncation(None).map_err(|e| NliError::Tokenizer(e.to_string()))?;
         tokenizer.with_padding(None);
-        let id = |t: &str| {
-            tokenizer.token_to_id(t).map(i64::from).ok_or_else(|| NliError::Tokenizer(format!("vocabulary lacks {t}")))
-        };
+        let id = |t: &str| tokenizer.token_to_id(t).map(i64::from).ok_or_else(|| NliError::Tokenizer(format!("vocabulary lacks {t}")));
         Ok(PairEncoder { cls: id("[CLS]")?, sep: id("[SEP]")?, tokenizer })
     }
 
@@ -55,12 +53,7 @@ impl PairEncoder {
             return Err(NliError::EmptyText(Side::Hypothesis));
         }
         if hyp.len() > cfg.max_hypothesis_tokens {
-            return Err(NliError::TooLong {
-                side: Side::Hypothesis,
-                actual: hyp.len(),
-                limit: cfg.max_hypothesis_tokens,
-                unit: "tokens",
-            });
+            return Err(NliError::TooLong { side: Side::Hypothesis, actual: hyp.len(), limit: cfg.max_hypothesis_tokens, unit: "tokens" });
         }
         let (prem, offsets) = self.tokens(premise)?;
         if prem.is_empty() {

@@ -77,10 +77,7 @@ fn empty_and_oversized_inputs_are_typed_errors() {
     assert!(matches!(model.predict("   ", "A claim."), Err(NliError::EmptyText(Side::Premise))));
     assert!(matches!(model.predict("Evidence.", ""), Err(NliError::EmptyText(Side::Hypothesis))));
     let long_claim = "word ".repeat(300);
-    assert!(matches!(
-        model.predict("Evidence.", &long_claim),
-        Err(NliError::TooLong { side: Side::Hypothesis, unit: "tokens", .. })
-    ));
+    assert!(matches!(model.predict("Evidence.", &long_claim), Err(NliError::TooLong { side: Side::Hypothesis, unit: "tokens", .. })));
     let huge = "x".repeat(model.config().limits.max_premise_chars + 1);
     assert!(matches!(model.predict(&huge, "A claim."), Err(NliError::TooLong { side: Side::Premise, .. })));
     // One bad pair in a batch does not sink the others.

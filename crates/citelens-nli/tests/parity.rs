@@ -55,8 +55,7 @@ fn fp32_model_matches_pytorch() {
     let dir = common::model_dir();
     let fp32 = std::env::var_os("CITELENS_FP32_MODEL").map(std::path::PathBuf::from).unwrap_or_else(|| {
         let source: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(common::fixtures().join("parity_source.json")).unwrap())
-                .unwrap();
+            serde_json::from_str(&std::fs::read_to_string(common::fixtures().join("parity_source.json")).unwrap()).unwrap();
         common::repo().join(source["fp32_model"].as_str().unwrap())
     });
     let model = NliModel::from_bytes(
@@ -94,11 +93,8 @@ fn int8_agrees_with_fp32_on_500_dev_pairs() {
     let model = common::model();
     let refs: Vec<(&str, &str)> = pairs.iter().map(|(p, h, _)| (p.as_str(), h.as_str())).collect();
     let got = model.predict_batch(&refs);
-    let agree = got
-        .iter()
-        .zip(&pairs)
-        .filter(|(g, (_, _, want))| g.as_ref().unwrap().probabilities.label() == citelens_nli::LABELS[*want])
-        .count();
+    let agree =
+        got.iter().zip(&pairs).filter(|(g, (_, _, want))| g.as_ref().unwrap().probabilities.label() == citelens_nli::LABELS[*want]).count();
     println!("int8 (tract) vs fp32 (PyTorch) argmax agreement: {agree}/500");
     assert!(agree >= 490, "only {agree}/500 agree");
 }

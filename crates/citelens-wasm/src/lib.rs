@@ -56,7 +56,9 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// One `truncated` finding per thing `Input::fit_to` cut, so the report says what was not verified.
 fn cut_findings(cuts: &[Cut]) -> Vec<Finding> {
-    cuts.iter().map(|c| Finding { kind: "truncated".into(), message: format!("{} cut from {} to {} (cap {})", c.what, c.from, c.to, c.cap) }).collect()
+    cuts.iter()
+        .map(|c| Finding { kind: "truncated".into(), message: format!("{} cut from {} to {} (cap {})", c.what, c.from, c.to, c.cap) })
+        .collect()
 }
 
 /// The verification engine: one input document (JSON) in, the versioned report (JSON) out.
@@ -108,7 +110,12 @@ impl Verifier {
                 }
                 match with_cuts(partial) {
                     Ok(json) => {
-                        if let Err(e) = callback.call3(&JsValue::NULL, &JsValue::from_str(&json), &JsValue::from(done as u32), &JsValue::from(total as u32)) {
+                        if let Err(e) = callback.call3(
+                            &JsValue::NULL,
+                            &JsValue::from_str(&json),
+                            &JsValue::from(done as u32),
+                            &JsValue::from(total as u32),
+                        ) {
                             failed = Some(e);
                         }
                     }
@@ -191,7 +198,11 @@ impl Verifier {
             .into_iter()
             .map(|r| {
                 r.ok().map(|p| {
-                    [p.entailment, p.neutral, p.contradiction].into_iter().chain(p.four_way.into_iter().flatten()).chain(p.evidence).collect()
+                    [p.entailment, p.neutral, p.contradiction]
+                        .into_iter()
+                        .chain(p.four_way.into_iter().flatten())
+                        .chain(p.evidence)
+                        .collect()
                 })
             })
             .collect();

@@ -187,7 +187,14 @@ pub async fn nli(State(st): State<Arc<AppState>>, body: Result<Json<NliRequest>,
     let results = answers
         .into_iter()
         .map(|r| match r {
-            Ok(p) => NliResult { entailment: Some(p.entailment), neutral: Some(p.neutral), contradiction: Some(p.contradiction), four_way: p.four_way, evidence: p.evidence, error: None },
+            Ok(p) => NliResult {
+                entailment: Some(p.entailment),
+                neutral: Some(p.neutral),
+                contradiction: Some(p.contradiction),
+                four_way: p.four_way,
+                evidence: p.evidence,
+                error: None,
+            },
             Err(e) => NliResult { entailment: None, neutral: None, contradiction: None, four_way: None, evidence: None, error: Some(e) },
         })
         .collect();

@@ -49,7 +49,8 @@ pub fn load(dir: &Path, choice: BackendChoice) -> anyhow::Result<Loaded> {
     let config = citelens_nli::ModelConfig::from_json(&config_json).with_context(|| format!("{}/config.json", dir.display()))?;
     let onnx_path = dir.join(&config.model_file);
     let onnx = std::fs::read(&onnx_path).with_context(|| format!("reading {}", onnx_path.display()))?;
-    let tokenizer = std::fs::read(dir.join(&config.tokenizer_file)).with_context(|| format!("reading {}/{}", dir.display(), config.tokenizer_file))?;
+    let tokenizer =
+        std::fs::read(dir.join(&config.tokenizer_file)).with_context(|| format!("reading {}/{}", dir.display(), config.tokenizer_file))?;
     let sha256 = format!("{:x}", Sha256::digest(&onnx));
     if let Some(want) = &config.model_sha256 {
         anyhow::ensure!(want.eq_ignore_ascii_case(&sha256), "{} has sha256 {sha256}, config.json expects {want}", onnx_path.display());
@@ -57,14 +58,16 @@ pub fn load(dir: &Path, choice: BackendChoice) -> anyhow::Result<Loaded> {
     let on_cpu = || citelens_nli::NliModel::from_bytes(&onnx, &tokenizer, &config_json).context("loading the model");
     let (model, backend) = match choice {
         BackendChoice::Cpu => (on_cpu()?, Backend::Cpu),
-        BackendChoice::Auto | BackendChoice::Cuda => match citelens_nli::NliModel::from_bytes_on(&onnx, &tokenizer, &config_json, citelens_nli::Device::Cuda) {
-            Ok(m) => (m, Backend::Cuda),
-            Err(e) => {
-                // One line, then the CPU: a worker without a GPU still serves.
-                eprintln!("citelens-worker: no usable GPU ({e}); running on the CPU");
-                (on_cpu()?, Backend::Cpu)
+        BackendChoice::Auto | BackendChoice::Cuda => {
+            match citelens_nli::NliModel::from_bytes_on(&onnx, &tokenizer, &config_json, citelens_nli::Device::Cuda) {
+                Ok(m) => (m, Backend::Cuda),
+                Err(e) => {
+                    // One line, then the CPU: a worker without a GPU still serves.
+                    eprintln!("citelens-worker: no usable GPU ({e}); running on the CPU");
+                    (on_cpu()?, Backend::Cpu)
+                }
             }
-        },
+        }
     };
     Ok(Loaded {
         name: config.name.clone(),

@@ -98,7 +98,12 @@ impl Batcher {
         self.capacity - self.permits.available_permits()
     }
 
-    fn enqueue(&self, pairs: Vec<(String, String)>, deadline: Instant, mut permit: OwnedSemaphorePermit) -> Vec<oneshot::Receiver<PairResult>> {
+    fn enqueue(
+        &self,
+        pairs: Vec<(String, String)>,
+        deadline: Instant,
+        mut permit: OwnedSemaphorePermit,
+    ) -> Vec<oneshot::Receiver<PairResult>> {
         pairs
             .into_iter()
             .map(|(premise, hypothesis)| {
@@ -211,7 +216,10 @@ mod tests {
         fn predict(&self, pairs: &[(&str, &str)]) -> Vec<PairResult> {
             std::thread::sleep(self.delay);
             self.batches.lock().unwrap().push(pairs.iter().map(|(p, _)| p.to_string()).collect());
-            pairs.iter().map(|(p, _)| Ok(Probs { entailment: p.len() as f32, neutral: 0.0, contradiction: 0.0, four_way: None, evidence: None })).collect()
+            pairs
+                .iter()
+                .map(|(p, _)| Ok(Probs { entailment: p.len() as f32, neutral: 0.0, contradiction: 0.0, four_way: None, evidence: None }))
+                .collect()
         }
         fn tokens(&self, premise: &str, _: &str) -> usize {
             premise.len()
@@ -251,7 +259,8 @@ mod tests {
         for r in 0..32 {
             let b = batcher.clone();
             tasks.push(tokio::spawn(async move {
-                let pairs: Vec<(String, String)> = (0..(1 + r % 7)).map(|i| ("x".repeat(1 + (r * 13 + i * 7) % 90), format!("{r}-{i}"))).collect();
+                let pairs: Vec<(String, String)> =
+                    (0..(1 + r % 7)).map(|i| ("x".repeat(1 + (r * 13 + i * 7) % 90), format!("{r}-{i}"))).collect();
                 let want: Vec<f32> = pairs.iter().map(|(p, _)| p.len() as f32).collect();
                 let rxs = b.submit_when_room(pairs, deadline).await.unwrap();
                 let got: Vec<f32> = answers(rxs).await.into_iter().map(|r| r.unwrap().entailment).collect();
@@ -281,7 +290,10 @@ mod tests {
         let deadline = Instant::now() + Duration::from_secs(30);
         let first = batcher.try_submit(vec![("busy".into(), "h".into())], deadline).unwrap();
         // Room for one more pair, not for two: all or nothing.
-        assert_eq!(batcher.try_submit(vec![("a".into(), "h".into()), ("b".into(), "h".into())], deadline).unwrap_err(), QueueFull { queued: 1, capacity: 2 });
+        assert_eq!(
+            batcher.try_submit(vec![("a".into(), "h".into()), ("b".into(), "h".into())], deadline).unwrap_err(),
+            QueueFull { queued: 1, capacity: 2 }
+        );
         tokio::time::sleep(Duration::from_millis(50)).await; // the model is now busy with "busy"
         let gone = batcher.try_submit(vec![("abandoned".into(), "h".into())], deadline).unwrap();
         drop(gone); // the client went away

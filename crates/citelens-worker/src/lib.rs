@@ -54,7 +54,13 @@ impl Default for Limits {
     fn default() -> Self {
         // A 1 MB document plus its JSON; a few thousand pairs queued; 8 sequences of 128 tokens per batch on
         // CPU (raise --batch-tokens on a GPU); 60 s for a long document on a busy CPU.
-        Limits { max_body_bytes: 4 * 1024 * 1024, max_pairs_per_request: 1024, queue_pairs: 4096, batch_tokens: 2048, deadline: Duration::from_secs(60) }
+        Limits {
+            max_body_bytes: 4 * 1024 * 1024,
+            max_pairs_per_request: 1024,
+            queue_pairs: 4096,
+            batch_tokens: 2048,
+            deadline: Duration::from_secs(60),
+        }
     }
 }
 
@@ -79,7 +85,8 @@ impl AppState {
     /// read): the seam through which tests run the server on a model they control.
     pub fn with_model(config: &Config, loaded: backend::Loaded) -> Arc<Self> {
         let metrics = Arc::new(Metrics::new());
-        let batcher = Arc::new(Batcher::start(loaded.model.clone(), config.limits.queue_pairs, config.limits.batch_tokens, metrics.clone()));
+        let batcher =
+            Arc::new(Batcher::start(loaded.model.clone(), config.limits.queue_pairs, config.limits.batch_tokens, metrics.clone()));
         let l = &config.limits;
         let info = api::Info {
             model: loaded.name.clone(),
@@ -149,7 +156,13 @@ pub fn router(state: Arc<AppState>, cors: &[String]) -> anyhow::Result<Router> {
 
 /// Serves until `shutdown` resolves; then readiness goes off first, and after `drain` the listener
 /// closes and requests in flight finish.
-pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>, cors: &[String], drain: Duration, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: Arc<AppState>,
+    cors: &[String],
+    drain: Duration,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
     let app = router(state.clone(), cors)?;
     state.ready.store(true, Ordering::SeqCst);
     let draining = state.clone();

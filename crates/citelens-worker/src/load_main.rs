@@ -66,7 +66,8 @@ struct Tally {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(anyhow::Error::from).and_then(|rt| rt.block_on(run(cli))) {
+    match tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(anyhow::Error::from).and_then(|rt| rt.block_on(run(cli)))
+    {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(e) => {
@@ -132,7 +133,8 @@ async fn run(cli: Cli) -> anyhow::Result<bool> {
                             t.pairs += body["pairs"].as_array().map_or(0, Vec::len);
                         }
                         Ok(res) if res.status().as_u16() == 429 => {
-                            let wait = res.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(|v| v.parse().ok()).unwrap_or(1u64);
+                            let wait =
+                                res.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(|v| v.parse().ok()).unwrap_or(1u64);
                             t.busy += 1;
                             // A client that honours Retry-After (bounded: this load never grows).
                             tokio::time::sleep(Duration::from_millis(wait.min(2) * 100)).await;
@@ -167,7 +169,11 @@ async fn run(cli: Cli) -> anyhow::Result<bool> {
         if all.pairs > 0 {
             print!(", {:.1} pairs/s", all.pairs as f64 / wall);
         }
-        println!("; latency p50 {:.0} ms, p99 {:.0} ms", percentile(&all.latencies, 0.5).as_secs_f64() * 1e3, percentile(&all.latencies, 0.99).as_secs_f64() * 1e3);
+        println!(
+            "; latency p50 {:.0} ms, p99 {:.0} ms",
+            percentile(&all.latencies, 0.5).as_secs_f64() * 1e3,
+            percentile(&all.latencies, 0.99).as_secs_f64() * 1e3
+        );
         if let Some(pid) = cli.pid {
             println!("worker memory after round {round}: {} KiB", rss_kib(pid).unwrap_or(0));
         }

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Parser;
 use citelens_worker::{auth::Keys, backend::BackendChoice, serve, AppState, Config, Limits};
+use clap::Parser;
 
 #[derive(Parser)]
 #[command(name = "citelens-worker", version, about = "citelens' companion server: verification and the NLI model over HTTP")]
@@ -79,7 +79,10 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
-    anyhow::ensure!(cli.queue_pairs > 0 && cli.batch_tokens > 0 && cli.max_pairs_per_request > 0, "--queue-pairs, --batch-tokens and --max-pairs-per-request must be positive");
+    anyhow::ensure!(
+        cli.queue_pairs > 0 && cli.batch_tokens > 0 && cli.max_pairs_per_request > 0,
+        "--queue-pairs, --batch-tokens and --max-pairs-per-request must be positive"
+    );
     let keys = Keys::from_file(&cli.keys_file).map_err(anyhow::Error::msg)?;
     let model_dir = match cli.model {
         Some(d) => d,
@@ -108,7 +111,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     runtime.block_on(async {
         let state = AppState::load(&config)?;
         let listener = tokio::net::TcpListener::bind(cli.listen).await?;
-        eprintln!("citelens-worker: {} ({}, sha256 {}) on http://{}", state.info.model, state.info.backend, &state.info.sha256[..12], listener.local_addr()?);
+        eprintln!(
+            "citelens-worker: {} ({}, sha256 {}) on http://{}",
+            state.info.model,
+            state.info.backend,
+            &state.info.sha256[..12],
+            listener.local_addr()?
+        );
         serve(listener, state, &config.cors, config.drain, shutdown_signal()).await
     })
 }

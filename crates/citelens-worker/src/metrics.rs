@@ -24,15 +24,25 @@ impl Default for Metrics {
 impl Metrics {
     pub fn new() -> Self {
         let registry = Registry::new_custom(Some("citelens_worker".into()), None).expect("a valid prefix");
-        let requests = IntCounterVec::new(Opts::new("http_requests_total", "HTTP requests by route and status"), &["route", "status"]).expect("valid");
+        let requests =
+            IntCounterVec::new(Opts::new("http_requests_total", "HTTP requests by route and status"), &["route", "status"]).expect("valid");
         let pairs_scored = IntCounter::new("pairs_scored_total", "premise/hypothesis pairs run through the model").expect("valid");
         let batches = IntCounter::new("batches_total", "model batches run").expect("valid");
-        let batch_pairs = Histogram::with_opts(HistogramOpts::new("batch_pairs", "pairs per batch").buckets(vec![1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0])).expect("valid");
-        let batch_tokens =
-            Histogram::with_opts(HistogramOpts::new("batch_padded_tokens", "padded tokens per batch").buckets(prometheus::exponential_buckets(64.0, 2.0, 12).expect("valid"))).expect("valid");
-        let abandoned_pairs = IntCounter::new("abandoned_pairs_total", "pairs dropped before the model because their client had gone").expect("valid");
-        let late_pairs = IntCounter::new("late_pairs_total", "pairs dropped before the model because their deadline had passed").expect("valid");
-        let rejected = IntCounterVec::new(Opts::new("rejected_requests_total", "requests refused before any work, by reason"), &["reason"]).expect("valid");
+        let batch_pairs = Histogram::with_opts(
+            HistogramOpts::new("batch_pairs", "pairs per batch").buckets(vec![1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0]),
+        )
+        .expect("valid");
+        let batch_tokens = Histogram::with_opts(
+            HistogramOpts::new("batch_padded_tokens", "padded tokens per batch")
+                .buckets(prometheus::exponential_buckets(64.0, 2.0, 12).expect("valid")),
+        )
+        .expect("valid");
+        let abandoned_pairs =
+            IntCounter::new("abandoned_pairs_total", "pairs dropped before the model because their client had gone").expect("valid");
+        let late_pairs =
+            IntCounter::new("late_pairs_total", "pairs dropped before the model because their deadline had passed").expect("valid");
+        let rejected = IntCounterVec::new(Opts::new("rejected_requests_total", "requests refused before any work, by reason"), &["reason"])
+            .expect("valid");
         let queue_depth = IntGauge::new("queue_pairs", "pairs queued or being scored (at the last scrape)").expect("valid");
         for c in [
             Box::new(requests.clone()) as Box<dyn prometheus::core::Collector>,

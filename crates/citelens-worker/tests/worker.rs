@@ -92,7 +92,12 @@ impl citelens_worker::batcher::PairModel for GatedModel {
                 open = self.opened.wait(open).unwrap();
             }
         }
-        pairs.iter().map(|_| Ok(citelens_engine::report::Probs { entailment: 0.9, neutral: 0.08, contradiction: 0.02, four_way: None, evidence: None })).collect()
+        pairs
+            .iter()
+            .map(|_| {
+                Ok(citelens_engine::report::Probs { entailment: 0.9, neutral: 0.08, contradiction: 0.02, four_way: None, evidence: None })
+            })
+            .collect()
     }
     fn tokens(&self, premise: &str, hypothesis: &str) -> usize {
         (premise.len() + hypothesis.len()) / 4 + 1
@@ -109,7 +114,12 @@ impl Drop for OpenOnDrop {
 }
 
 async fn start_gated(limits: Limits) -> (Running, Arc<GatedModel>, OpenOnDrop) {
-    let gate = Arc::new(GatedModel { open: Default::default(), opened: Default::default(), holding: Default::default(), seen: Default::default() });
+    let gate = Arc::new(GatedModel {
+        open: Default::default(),
+        opened: Default::default(),
+        holding: Default::default(),
+        seen: Default::default(),
+    });
     let config = config(std::path::PathBuf::new(), limits, vec![], Duration::from_millis(10));
     let loaded = citelens_worker::backend::Loaded {
         model: gate.clone(),
@@ -262,7 +272,8 @@ async fn deadline_gives_503_and_abandoned_pairs_never_reach_the_model() {
     assert_eq!(res.json::<Value>().await.unwrap()["error"]["kind"], "deadline");
     assert!(gate.holding(), "the held pair was being scored when its deadline passed");
     // Pairs sent now wait behind it, and their client gives up: they must be dropped, not scored.
-    let five: Vec<Value> = (0..5).map(|i| json!({ "premise": format!("Room {i} shows maps."), "hypothesis": "The room shows maps." })).collect();
+    let five: Vec<Value> =
+        (0..5).map(|i| json!({ "premise": format!("Room {i} shows maps."), "hypothesis": "The room shows maps." })).collect();
     let waiting = tokio::spawn({
         let (c, url) = (c.clone(), format!("{}/v1/nli", w.base));
         async move { c.post(url).bearer_auth(KEY).json(&json!({ "pairs": five })).send().await }
@@ -292,10 +303,15 @@ async fn verify_and_nli_equal_the_engine_and_the_model() {
     let engine = Engine::new(model);
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let cases = std::fs::read_to_string(root.join("tests/fixtures/cases.jsonl")).unwrap();
-    let mut inputs: Vec<Value> = cases.lines().filter(|l| !l.trim().is_empty()).take(6).map(|l| {
-        let row: Value = serde_json::from_str(l).unwrap();
-        row.get("input").cloned().unwrap_or(row)
-    }).collect();
+    let mut inputs: Vec<Value> = cases
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(6)
+        .map(|l| {
+            let row: Value = serde_json::from_str(l).unwrap();
+            row.get("input").cloned().unwrap_or(row)
+        })
+        .collect();
     // A long document, found post hoc.
     let doc = std::fs::read_to_string(root.join("tests/fixtures/long_document/answer_pmc101395.txt")).unwrap();
     inputs.push(json!({ "answer": "Diclofenac did not alter the formation of codeine-6-glucuronide.", "citations": [{ "id": "1", "document": format!("Background.\n\n{doc}\n\nOther findings were not reported.") }] }));
@@ -303,7 +319,9 @@ async fn verify_and_nli_equal_the_engine_and_the_model() {
     let mut tasks = Vec::new();
     for input in &inputs {
         let (c, url, body) = (c.clone(), format!("{}/v1/verify", w.base), input.clone());
-        tasks.push(tokio::spawn(async move { c.post(url).bearer_auth(KEY).json(&body).send().await.unwrap().json::<Value>().await.unwrap() }));
+        tasks.push(tokio::spawn(
+            async move { c.post(url).bearer_auth(KEY).json(&body).send().await.unwrap().json::<Value>().await.unwrap() },
+        ));
     }
     for (input, task) in inputs.iter().zip(tasks) {
         let mut got = task.await.unwrap();
@@ -315,7 +333,11 @@ async fn verify_and_nli_equal_the_engine_and_the_model() {
         // differently, which moves probabilities in the sixth decimal.
         close(&got, &want, "report");
     }
-    let pairs = vec![("A man is playing a guitar on a stage.", "A man is playing music."), ("A man is playing a guitar on a stage.", "A woman is playing the drums."), ("The tower is 330 metres tall.", "The tower is 500 metres tall.")];
+    let pairs = vec![
+        ("A man is playing a guitar on a stage.", "A man is playing music."),
+        ("A man is playing a guitar on a stage.", "A woman is playing the drums."),
+        ("The tower is 330 metres tall.", "The tower is 500 metres tall."),
+    ];
     let body = json!({ "pairs": pairs.iter().map(|(p, h)| json!({ "premise": p, "hypothesis": h })).collect::<Vec<_>>() });
     let got: Value = c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&body).send().await.unwrap().json().await.unwrap();
     let want = engine_model_probs(&pairs);
@@ -328,10 +350,14 @@ async fn verify_and_nli_equal_the_engine_and_the_model() {
 
 fn engine_model_probs(pairs: &[(&str, &str)]) -> Vec<(f32, f32, f32)> {
     let model = NliModel::from_dir(model_dir()).unwrap();
-    model.predict_batch(pairs).into_iter().map(|r| {
-        let p = r.unwrap().probabilities;
-        (p.entailment, p.neutral, p.contradiction)
-    }).collect()
+    model
+        .predict_batch(pairs)
+        .into_iter()
+        .map(|r| {
+            let p = r.unwrap().probabilities;
+            (p.entailment, p.neutral, p.contradiction)
+        })
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -369,7 +395,16 @@ async fn a_model_directory_with_its_own_label_order() {
     let info: Value = c.get(format!("{}/v1/info", w.base)).bearer_auth(KEY).send().await.unwrap().json().await.unwrap();
     assert_eq!(info["model"], "permuted-labels");
     let pair = ("A man is playing a guitar on a stage.", "A man is playing music.");
-    let got: Value = c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&json!({ "pairs": [{ "premise": pair.0, "hypothesis": pair.1 }] })).send().await.unwrap().json().await.unwrap();
+    let got: Value = c
+        .post(format!("{}/v1/nli", w.base))
+        .bearer_auth(KEY)
+        .json(&json!({ "pairs": [{ "premise": pair.0, "hypothesis": pair.1 }] }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let (e, n, k) = engine_model_probs(&[pair])[0];
     let r = &got["results"][0];
     // Output 0 (really entailment) is now called contradiction, output 1 (neutral) entailment, output 2 (contradiction) neutral.

@@ -57,7 +57,13 @@ fn risk_coverage(mut rows: Vec<(f32, bool)>, keep: &[f64]) -> Vec<(f64, f64)> {
         .collect()
 }
 
-pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, reports: Option<&Path>, features_out: Option<&Path>) -> anyhow::Result<()> {
+pub fn run<S: Scorer>(
+    engine: &Engine<S>,
+    cases: &[Case],
+    json_out: bool,
+    reports: Option<&Path>,
+    features_out: Option<&Path>,
+) -> anyhow::Result<()> {
     let mut sentences = 0usize;
     let mut right = 0usize;
     let mut flips = 0usize;
@@ -106,7 +112,8 @@ pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, report
             // Unsure verdicts rank below every sure one.
             let conf = p.map(|x| if x.2 { x.1 * 0.5 } else { 0.5 + x.1 * 0.5 }).unwrap_or(0.0);
             confidence_rows.push((conf, ok));
-            confusion[Category::ALL.iter().position(|c| c == gold).unwrap_or(0)][Category::ALL.iter().position(|c| *c == cat).unwrap_or(0)] += 1;
+            confusion[Category::ALL.iter().position(|c| c == gold).unwrap_or(0)]
+                [Category::ALL.iter().position(|c| *c == cat).unwrap_or(0)] += 1;
             if !ok {
                 details.push(json!({
                     "case": ci + 1, "sentence": si + 1, "gold": gold.as_str(), "predicted": cat.as_str(),
@@ -117,7 +124,9 @@ pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, report
         }
         answers_right += (all_right && report.overall.category == case.gold_overall) as usize;
         if reports.is_some() {
-            dump += &(serde_json::to_string(&json!({"case": ci + 1, "gold_sentences": case.gold_sentences.iter().map(|c| c.as_str()).collect::<Vec<_>>(), "report": report}))? + "\n");
+            dump += &(serde_json::to_string(
+                &json!({"case": ci + 1, "gold_sentences": case.gold_sentences.iter().map(|c| c.as_str()).collect::<Vec<_>>(), "report": report}),
+            )? + "\n");
         }
     }
     if let Some(path) = features_out {
@@ -160,7 +169,10 @@ pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, report
         return Ok(());
     }
     println!("cases: {} answers, {} sentences", cases.len(), sentences);
-    println!("sentence accuracy {accuracy:.2} % ({right}/{sentences})   answers right {answers_right}/{}   flips {flips}   unsure {unsure}", cases.len());
+    println!(
+        "sentence accuracy {accuracy:.2} % ({right}/{sentences})   answers right {answers_right}/{}   flips {flips}   unsure {unsure}",
+        cases.len()
+    );
     println!(
         "contradictions found {contradictions_found}/{contradictions}   supportive precision {supportive_precision:.2} % ({}/{called_supportive})   flips {:.2} % ({sure_flips} of them sure)",
         confusion[sup][sup],
@@ -180,7 +192,10 @@ pub fn run<S: Scorer>(engine: &Engine<S>, cases: &[Case], json_out: bool, report
     for d in &details {
         println!(
             "  wrong: case {} sentence {}: gold {} predicted {}{}{}: {}",
-            d["case"], d["sentence"], d["gold"].as_str().unwrap_or(""), d["predicted"].as_str().unwrap_or(""),
+            d["case"],
+            d["sentence"],
+            d["gold"].as_str().unwrap_or(""),
+            d["predicted"].as_str().unwrap_or(""),
             if d["uncertain"].as_bool() == Some(true) { " (unsure)" } else { "" },
             if d["flip"].as_bool() == Some(true) { " FLIP" } else { "" },
             d["text"].as_str().unwrap_or("")

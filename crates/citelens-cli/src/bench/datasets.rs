@@ -108,9 +108,9 @@ fn citations_of(v: Option<&Value>) -> Vec<Citation> {
             .enumerate()
             .filter_map(|(i, it)| match it {
                 Value::String(s) => Some(text_citation(i + 1, s)),
-                Value::Object(_) => serde_json::from_value::<Citation>(it.clone()).ok().or_else(|| {
-                    str_field(it, &["text", "passage", "content"]).map(|t| text_citation(i + 1, t))
-                }),
+                Value::Object(_) => serde_json::from_value::<Citation>(it.clone())
+                    .ok()
+                    .or_else(|| str_field(it, &["text", "passage", "content"]).map(|t| text_citation(i + 1, t))),
                 _ => None,
             })
             .collect(),
@@ -199,7 +199,12 @@ pub fn load(dataset: Dataset, path: &Path, limit: Option<usize>) -> anyhow::Resu
                 }
                 wice_index.insert(claim.to_string(), out.len());
                 out.push(Example {
-                    input: Input { question: None, answer: cited(claim, 1), citations: vec![text_citation(1, &text)], minimum_knowledge: None },
+                    input: Input {
+                        question: None,
+                        answer: cited(claim, 1),
+                        citations: vec![text_citation(1, &text)],
+                        minimum_knowledge: None,
+                    },
                     gold: Gold::Wice(label),
                     complexity: None,
                 });
@@ -235,7 +240,12 @@ pub fn load(dataset: Dataset, path: &Path, limit: Option<usize>) -> anyhow::Resu
                             break;
                         }
                         out.push(Example {
-                            input: Input { question: question.clone(), answer: cited(text, citations.len()), citations, minimum_knowledge: None },
+                            input: Input {
+                                question: question.clone(),
+                                answer: cited(text, citations.len()),
+                                citations,
+                                minimum_knowledge: None,
+                            },
                             gold: Gold::Binary(gold),
                             complexity: None,
                         });

@@ -80,7 +80,9 @@ pub fn load_wice(path: &Path, limit: Option<usize>) -> anyhow::Result<Vec<LabExa
         }
         let gold_units = row["supporting_sentences"]
             .as_array()
-            .map(|sets| sets.iter().map(|s| s.as_array().into_iter().flatten().filter_map(|v| v.as_u64().map(|v| v as usize)).collect()).collect())
+            .map(|sets| {
+                sets.iter().map(|s| s.as_array().into_iter().flatten().filter_map(|v| v.as_u64().map(|v| v as usize)).collect()).collect()
+            })
             .unwrap_or_default();
         out.push(LabExample {
             input: Input { question: None, answer: claim.to_string(), citations: vec![document_citation(doc)], minimum_knowledge: None },
@@ -119,8 +121,11 @@ pub fn load_evidence_inference(dir: &Path, split: Split, limit: Option<usize>) -
         Split::Test => "test",
     };
     let ids_path = dir.join(format!("annotations_splits_ev2_{name}_article_ids.txt"));
-    let ids: BTreeSet<String> =
-        std::fs::read_to_string(&ids_path).with_context(|| format!("reading {}", ids_path.display()))?.split_whitespace().map(String::from).collect();
+    let ids: BTreeSet<String> = std::fs::read_to_string(&ids_path)
+        .with_context(|| format!("reading {}", ids_path.display()))?
+        .split_whitespace()
+        .map(String::from)
+        .collect();
     let read_csv = |file: &str| -> anyhow::Result<Vec<HashMap<String, String>>> {
         let path = dir.join(file);
         let mut r = csv::Reader::from_path(&path).with_context(|| format!("reading {}", path.display()))?;
@@ -157,7 +162,9 @@ pub fn load_evidence_inference(dir: &Path, split: Split, limit: Option<usize>) -
         }
         let label = votes.iter().fold(votes[0], |best, v| if v.1 > best.1 { *v } else { best }).0;
         let label = anns.iter().map(|a| a["Label"].as_str()).find(|l| l.trim().trim_end_matches('d') == label).unwrap_or(label);
-        let Some((claim, flipped)) = ei_claims(label, &clean_field(&p["Intervention"]), &clean_field(&p["Outcome"]), &clean_field(&p["Comparator"])) else {
+        let Some((claim, flipped)) =
+            ei_claims(label, &clean_field(&p["Intervention"]), &clean_field(&p["Outcome"]), &clean_field(&p["Comparator"]))
+        else {
             continue;
         };
         let pmcid = &p["PMCID"];
@@ -275,7 +282,9 @@ pub struct LabFigures {
 pub fn figures(examples: &[LabExample], readings: &[Reading], classes: [&'static str; 3]) -> LabFigures {
     let n = examples.len();
     let mean = |xs: Vec<f64>| if xs.is_empty() { 0.0 } else { (xs.iter().sum::<f64>() / xs.len() as f64 * 10000.0).round() / 100.0 };
-    let ef1 = mean(examples.iter().zip(readings).map(|(ex, r)| evidence_f1(&units_of(&ex.unit_starts, &r.evidence_starts), &ex.gold_units)).collect());
+    let ef1 = mean(
+        examples.iter().zip(readings).map(|(ex, r)| evidence_f1(&units_of(&ex.unit_starts, &r.evidence_starts), &ex.gold_units)).collect(),
+    );
     let sef1 = examples[0].sentence_starts.as_ref().map(|_| {
         mean(
             examples
@@ -285,7 +294,8 @@ pub fn figures(examples: &[LabExample], readings: &[Reading], classes: [&'static
                 .collect(),
         )
     });
-    let att = mean(examples.iter().zip(readings).filter(|(ex, _)| ex.attributable).map(|(_, r)| if r.attributed { 1.0 } else { 0.0 }).collect());
+    let att =
+        mean(examples.iter().zip(readings).filter(|(ex, _)| ex.attributable).map(|(_, r)| if r.attributed { 1.0 } else { 0.0 }).collect());
     let classification = Scores::new(classes.to_vec(), examples.iter().zip(readings).map(|(ex, r)| (ex.gold, r.class)));
     let not_found_share = mean(readings.iter().map(|r| if r.not_found { 1.0 } else { 0.0 }).collect());
     LabFigures { evidence_f1: ef1, sentence_evidence_f1: sef1, attributability: att, classification, not_found_share, n }
@@ -304,12 +314,7 @@ pub fn print_table(dataset: &str, f: &LabFigures) {
     for (who, ei, wice) in PUBLISHED {
         println!("{who:<44} {ei:>14} {wice:>14}");
     }
-    let ours = format!(
-        "EF1 {:.1} ATT {:.1} CF1 {:.1}",
-        f.evidence_f1,
-        f.attributability,
-        f.classification.macro_f1()
-    );
+    let ours = format!("EF1 {:.1} ATT {:.1} CF1 {:.1}", f.evidence_f1, f.attributability, f.classification.macro_f1());
     let (ei, wice) = if dataset == "evidence-inference" { (ours, String::new()) } else { (String::new(), ours) };
     println!("{:<44} {ei:>14} {wice:>14}", "citelens (BM25 + our NLI rerank, post-hoc)");
     println!();
@@ -337,7 +342,12 @@ pub fn json(dataset: &str, f: &LabFigures) -> Value {
 }
 
 /// Verifies every example with `engine`, showing progress.
-pub fn readings<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabExample], wice: bool, bar: &indicatif::ProgressBar) -> Vec<(Reading, Option<Report>)> {
+pub fn readings<S: Scorer>(
+    engine: &citelens_engine::Engine<S>,
+    examples: &[LabExample],
+    wice: bool,
+    bar: &indicatif::ProgressBar,
+) -> Vec<(Reading, Option<Report>)> {
     examples
         .iter()
         .map(|ex| {
@@ -351,11 +361,22 @@ pub fn readings<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabE
 /// Round one of every example (candidates scored), kept for sweeping the evidence bars.
 /// Every row goes to `out` when given (EF1, sentence EF1, max, entailment, head or relevance, floor,
 /// rank weight per line), for choosing bars across data sets.
-pub fn sweep<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabExample], bar: &indicatif::ProgressBar, out: Option<&Path>) -> anyhow::Result<()> {
+pub fn sweep<S: Scorer>(
+    engine: &citelens_engine::Engine<S>,
+    examples: &[LabExample],
+    bar: &indicatif::ProgressBar,
+    out: Option<&Path>,
+) -> anyhow::Result<()> {
     use citelens_engine::{DocumentStage, Plan, Thresholds};
     let mut rounds = Vec::new();
     for ex in examples {
-        let first = Plan::with_stage(&ex.input, &engine.caps, &citelens_engine::Bm25::default(), false, DocumentStage::Candidates { joint: !engine.scorer.has_evidence() })?;
+        let first = Plan::with_stage(
+            &ex.input,
+            &engine.caps,
+            &citelens_engine::Bm25::default(),
+            false,
+            DocumentStage::Candidates { joint: !engine.scorer.has_evidence() },
+        )?;
         let scores = first.score(&engine.scorer);
         rounds.push((first, scores));
         bar.inc(1);
@@ -366,7 +387,9 @@ pub fn sweep<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabExam
     let head = rounds.iter().any(|(plan, scores)| plan.pairs().iter().enumerate().any(|(i, _)| scores.get(i).evidence.is_some()));
     let floors: &[f32] = if head { &[0.0, 0.1, 0.2] } else { &[0.0] };
     let weights: &[f32] = if head { &[0.0, 0.1, 0.2, 0.3, 0.5, 0.8] } else { &[0.0] };
-    for (max, &floor, &w) in [1usize, 2, 3].into_iter().flat_map(|m| floors.iter().flat_map(move |f| weights.iter().map(move |w| (m, f, w)))) {
+    for (max, &floor, &w) in
+        [1usize, 2, 3].into_iter().flat_map(|m| floors.iter().flat_map(move |f| weights.iter().map(move |w| (m, f, w))))
+    {
         for e in [0.5f32, 0.7, 1.01] {
             for r in [0.2f32, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 1.01] {
                 let t = if head {
@@ -411,10 +434,20 @@ pub fn sweep<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabExam
         ("evidence head: best", &|c, _, _| c.iter().max_by(|a, b| ev(&a.1).total_cmp(&ev(&b.1))).map(|x| x.0).into_iter().collect()),
         ("BM25 top 1 (no model)", &|c, _, _| c.iter().take(1).map(|x| x.0).collect()),
         ("BM25 top 2 (no model)", &|c, _, _| c.iter().take(2).map(|x| x.0).collect()),
-        ("model: highest entailment", &|c, _, _| c.iter().max_by(|a, b| a.1.entailment.total_cmp(&b.1.entailment)).map(|x| x.0).into_iter().collect()),
+        ("model: highest entailment", &|c, _, _| {
+            c.iter().max_by(|a, b| a.1.entailment.total_cmp(&b.1.entailment)).map(|x| x.0).into_iter().collect()
+        }),
         ("model: least neutral", &|c, _, _| c.iter().min_by(|a, b| a.1.neutral.total_cmp(&b.1.neutral)).map(|x| x.0).into_iter().collect()),
         ("oracle: a gold candidate if any", &|c, ex, start| {
-            c.iter().find(|x| ex.gold_units.iter().any(|g| g.contains(&units_of(&ex.unit_starts, &[start(x.0)]).into_iter().next().unwrap_or(usize::MAX)))).map(|x| x.0).into_iter().collect()
+            c.iter()
+                .find(|x| {
+                    ex.gold_units
+                        .iter()
+                        .any(|g| g.contains(&units_of(&ex.unit_starts, &[start(x.0)]).into_iter().next().unwrap_or(usize::MAX)))
+                })
+                .map(|x| x.0)
+                .into_iter()
+                .collect()
         }),
     ];
     for (name, policy) in policies {
@@ -437,7 +470,16 @@ pub fn sweep<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabExam
         println!("{name:<34} EF1 {:.2}", ef1 / examples.len() as f64 * 100.0);
     }
     rows.sort_by(|a, b| b.0.total_cmp(&a.0));
-    println!("{:>8} {:>8} {:>4} {:>6} {:>6} {:>6} {:>6}", "EF1", "sent.EF1", "max", "entail", if head { "head" } else { "relev." }, "floor", "rank w");
+    println!(
+        "{:>8} {:>8} {:>4} {:>6} {:>6} {:>6} {:>6}",
+        "EF1",
+        "sent.EF1",
+        "max",
+        "entail",
+        if head { "head" } else { "relev." },
+        "floor",
+        "rank w"
+    );
     for (ef1, sef1, max, e, r, floor, w) in rows.iter().take(25) {
         println!("{ef1:>8.2} {sef1:>8.2} {max:>4} {e:>6.2} {r:>6.2} {floor:>6.2} {w:>6.2}");
     }
@@ -448,7 +490,10 @@ pub fn sweep<S: Scorer>(engine: &citelens_engine::Engine<S>, examples: &[LabExam
     let d = engine.thresholds;
     let third = if head { d.evidence_head } else { d.evidence_relevance };
     let floor = if head { d.evidence_floor } else { 0.0 };
-    if let Some(row) = rows.iter().find(|x| x.2 == d.evidence_max && x.3 == d.evidence_entailment && x.4 == third && x.5 == floor && x.6 == d.evidence_rank_weight) {
+    if let Some(row) = rows
+        .iter()
+        .find(|x| x.2 == d.evidence_max && x.3 == d.evidence_entailment && x.4 == third && x.5 == floor && x.6 == d.evidence_rank_weight)
+    {
         println!("defaults: EF1 {:.2} sentence EF1 {:.2}", row.0, row.1);
     }
     Ok(())

@@ -141,7 +141,9 @@ impl CachedScorer {
         let Ok(text) = std::fs::read_to_string(path) else { return Ok(0) };
         let mut lines = text.lines();
         let header: serde_json::Value = serde_json::from_str(lines.next().unwrap_or("{}")).unwrap_or_default();
-        if header["model"].as_str() != Some(self.model.name().as_str()) || header["sha256"].as_str() != self.model.config().model_sha256.as_deref() {
+        if header["model"].as_str() != Some(self.model.name().as_str())
+            || header["sha256"].as_str() != self.model.config().model_sha256.as_deref()
+        {
             eprintln!("score cache {} is for another model: not used", path.display());
             return Ok(0);
         }
@@ -339,7 +341,8 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &args.save_thresholds {
-        std::fs::write(path, serde_json::to_string_pretty(&engine.thresholds)? + "\n").with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(path, serde_json::to_string_pretty(&engine.thresholds)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     let f = figures(&examples, &predicted);
     let pairs_per_second = if model_seconds > 0.0 { pairs as f64 / model_seconds } else { 0.0 };
@@ -368,13 +371,21 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         out["three_way"] = json!({"macro_f1": t.macro_f1(), "micro_f1": t.micro_f1(), "per_category": t.per_class_json(), "confusion": t.confusion_json(), "mapping": WICE_MAPPING});
     }
     if !f.per_complexity.is_empty() {
-        out["per_complexity_micro_f1"] = Value::Object(f.per_complexity.iter().map(|(k, s)| (k.as_str().to_string(), json!(s.micro_f1()))).collect());
+        out["per_complexity_micro_f1"] =
+            Value::Object(f.per_complexity.iter().map(|(k, s)| (k.as_str().to_string(), json!(s.micro_f1()))).collect());
     }
     if args.json {
         println!("{}", serde_json::to_string(&out)?);
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{} on {} ({} examples, {} rows skipped, {} refused by the caps)", out["dataset"].as_str().unwrap_or(""), args.input.display(), f.main.n(), skipped, f.refused);
+    println!(
+        "{} on {} ({} examples, {} rows skipped, {} refused by the caps)",
+        out["dataset"].as_str().unwrap_or(""),
+        args.input.display(),
+        f.main.n(),
+        skipped,
+        f.refused
+    );
     if binary {
         println!("scored as supported vs not: {MAPPING}");
     }
@@ -432,8 +443,13 @@ fn run_lab(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         for (ex, (_, report)) in examples.iter().zip(&got) {
             let mut input = ex.input.clone();
             // The article is in the data set; the report's offsets point into it.
-            input.citations.iter_mut().for_each(|c| c.document = c.document.as_ref().map(|d| format!("({} characters)", d.chars().count())));
-            out += &(serde_json::to_string(&json!({"gold": classes[ex.gold], "gold_units": ex.gold_units, "unit_starts": ex.unit_starts, "input": input, "report": report}))? + "\n");
+            input
+                .citations
+                .iter_mut()
+                .for_each(|c| c.document = c.document.as_ref().map(|d| format!("({} characters)", d.chars().count())));
+            out += &(serde_json::to_string(
+                &json!({"gold": classes[ex.gold], "gold_units": ex.gold_units, "unit_starts": ex.unit_starts, "input": input, "report": report}),
+            )? + "\n");
         }
         std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))?;
     }

@@ -92,7 +92,11 @@ fn triple_texts(dir: &Path) -> anyhow::Result<Vec<String>> {
 /// FB15k-237's names carry Freebase locale tags on some entities ("Actor-GB", "Mountain Time Zone-US").
 fn without_locale_suffix(name: &str) -> &str {
     match name.rsplit_once('-') {
-        Some((head, tag)) if tag.len() == 2 && tag.chars().all(|c| c.is_ascii_alphabetic()) && head.ends_with(|c: char| c.is_alphanumeric()) => head,
+        Some((head, tag))
+            if tag.len() == 2 && tag.chars().all(|c| c.is_ascii_alphabetic()) && head.ends_with(|c: char| c.is_alphanumeric()) =>
+        {
+            head
+        }
         _ => name,
     }
 }
@@ -120,7 +124,9 @@ impl Graph {
                 serde_json::from_str(&std::fs::read_to_string(&wd)?).with_context(|| format!("parsing {}", wd.display()))?;
             for (k, e) in v.as_object().into_iter().flatten() {
                 // Wikidata's label is the cleaner name ("actor" where entity2text has "Actor-GB").
-                if let Some(label) = e.get("label").and_then(|d| d.as_str()).filter(|l| !l.is_empty() && l.chars().count() <= MAX_NAME_CHARS) {
+                if let Some(label) =
+                    e.get("label").and_then(|d| d.as_str()).filter(|l| !l.is_empty() && l.chars().count() <= MAX_NAME_CHARS)
+                {
                     if names.contains_key(k) {
                         names.insert(k.clone(), label.to_string());
                     }

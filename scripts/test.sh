@@ -15,6 +15,8 @@ disk() { echo "   disk: target/ $(du -sh target 2>/dev/null | cut -f1), $(df -h 
 
 echo "== cargo fmt --check (rustfmt.toml)"
 cargo fmt --all --check
+echo "== cargo clippy (native targets, warnings are errors)"
+cargo clippy --workspace --all-targets -- -D warnings
 
 echo "== cargo test (native)"
 cargo test --workspace 2>&1

@@ -2,6 +2,10 @@
 //! the browser (the model runs in a Web Worker through `www/citelens/citelens.js`), and shows the
 //! categories, the highlighted spans and the reasoning graph.
 
+// The pure modules below serve the wasm32 app and the native unit tests; a native build of the
+// binary itself only says how to build the app, so it uses none of them.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+
 mod draft;
 mod layout;
 mod segments;

@@ -335,7 +335,7 @@ fn ordinals(claim: &str, sentences: &[String]) -> Vec<Conflict> {
         if let Some((si, e)) = other {
             let says = &sentences[si][e.0..e.1];
             let probe = format!("{}{}{}", &claim[..start], match_case(&says.to_lowercase(), &claim[start..end]), &claim[end..]);
-            let noun_end = claim[end..].find(|c: char| c == ' ' || c == '-').map(|i| end + i + 1).unwrap_or(end);
+            let noun_end = claim[end..].find([' ', '-']).map(|i| end + i + 1).unwrap_or(end);
             let noun = claim[noun_end..].split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
             out.push(
                 Conflict::new(CheckKind::Number, format!("{} {noun}", &claim[start..end]), format!("{says} {noun}"), probe, si)

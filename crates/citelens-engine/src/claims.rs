@@ -563,7 +563,7 @@ pub fn claims_of_parts(text: &str, parts: &[Piece], discourse: &Discourse) -> Ve
         if let Some((end, by)) = discourse.resolve(&text[p.start..p.end]) {
             first.replace = Some((Piece { start: p.start, end: p.start + end }, by));
         }
-        split_clauses(text, first, discourse)
+        split_clauses(text, first)
     } else {
         vec![Draft { parts, replace: None, prefix: None }]
     };
@@ -633,7 +633,7 @@ impl Draft {
 }
 
 /// Relative and appositive clauses, then coordinated clauses and verb phrases.
-fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> {
+fn split_clauses(text: &str, draft: Draft) -> Vec<Draft> {
     let p = draft.parts[0].clone();
     let s = &text[p.start..p.end];
     // Rule 2: ", who …" / ", which …" / ", a Sherpa from Nepal," after a name.
@@ -670,7 +670,7 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
         let linking = if appositive { Some(format!("{antecedent} is")) } else { Some(antecedent) };
         let clause = Draft { parts: vec![Piece { start: p.start + body_start, end: p.start + body_end }], replace: None, prefix: linking };
         // The main clause may split further; the relative clause stays one claim.
-        let mut out = if main.parts.len() == 1 { split_clauses(text, main, discourse) } else { vec![main] };
+        let mut out = if main.parts.len() == 1 { split_clauses(text, main) } else { vec![main] };
         out.push(clause);
         return out;
     }
@@ -760,8 +760,8 @@ fn split_clauses(text: &str, draft: Draft, discourse: &Discourse) -> Vec<Draft> 
             let Some(subject) = subject else { continue };
             right.prefix = Some(subject);
         }
-        let mut out = split_clauses(text, left, discourse);
-        out.extend(split_clauses(text, right, discourse));
+        let mut out = split_clauses(text, left);
+        out.extend(split_clauses(text, right));
         return out;
     }
     vec![draft]

@@ -322,7 +322,6 @@ impl Decider for RuleDecider {
         // Missing: how sure we are that the evidence does not state it.
         let confidence =
             if unconfirmed_polarity || p.contradiction >= t.contradiction { 0.4 } else { 1.0 - p.entailment.max(p.contradiction) * 0.8 };
-        let mut reports = reports;
         reports.extend(unlinked);
         decision(ClaimStatus::Missing, confidence, reports)
     }

@@ -129,7 +129,7 @@ impl NliModel {
         // Every window of every valid pair, shortest first, so each batch pads little.
         let mut rows: Vec<(usize, usize)> =
             encoded.iter().enumerate().filter_map(|(i, e)| e.as_ref().ok().map(|w| (0..w.len()).map(move |j| (i, j)))).flatten().collect();
-        let seq = |&(i, j): &(usize, usize)| -> &Sequence { &encoded[i].as_ref().map(|w| &w[j].0).expect("valid pair") };
+        let seq = |&(i, j): &(usize, usize)| -> &Sequence { encoded[i].as_ref().map(|w| &w[j].0).expect("valid pair") };
         rows.sort_by_key(|r| seq(r).input_ids.len());
         let mut logits: Vec<Vec<Option<runtime::RowLogits>>> = encoded.iter().map(|e| vec![None; e.as_ref().map_or(0, Vec::len)]).collect();
         let mut failures: Vec<Option<String>> = vec![None; pairs.len()];

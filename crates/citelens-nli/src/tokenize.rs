@@ -28,6 +28,9 @@ pub struct PairEncoder {
     sep: i64,
 }
 
+/// Token ids and each token's byte offsets in the text it came from.
+type TokensWithOffsets = (Vec<i64>, Vec<(usize, usize)>);
+
 impl PairEncoder {
     pub fn from_bytes(json: &[u8]) -> Result<Self> {
         let mut tokenizer = Tokenizer::from_bytes(json).map_err(|e| NliError::Tokenizer(e.to_string()))?;
@@ -38,7 +41,7 @@ impl PairEncoder {
         Ok(PairEncoder { cls: id("[CLS]")?, sep: id("[SEP]")?, tokenizer })
     }
 
-    fn tokens(&self, text: &str) -> Result<(Vec<i64>, Vec<(usize, usize)>)> {
+    fn tokens(&self, text: &str) -> Result<TokensWithOffsets> {
         let enc = self.tokenizer.encode(text, false).map_err(|e| NliError::Tokenizer(e.to_string()))?;
         Ok((enc.get_ids().iter().map(|&i| i64::from(i)).collect(), enc.get_offsets().to_vec()))
     }

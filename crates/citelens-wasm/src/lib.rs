@@ -215,10 +215,7 @@ impl Verifier {
     pub fn assemble(&self, input: &str, scores: &str, upto: Option<u32>) -> Result<String, JsError> {
         let table = score_table(scores)?;
         let mut cached = self.plan.borrow_mut();
-        let fresh = match cached.as_ref() {
-            Some((key, _)) if key == input => false,
-            _ => true,
-        };
+        let fresh = !matches!(cached.as_ref(), Some((key, _)) if key == input);
         if fresh {
             let input = Input::from_json(input).map_err(js_err)?;
             *cached = Some((serde_json::to_string(&input).map_err(js_err)?, self.engine.plan(&input).map_err(js_err)?));

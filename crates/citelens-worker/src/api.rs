@@ -136,7 +136,7 @@ pub async fn verify(State(st): State<Arc<AppState>>, body: Result<Bytes, BytesRe
         four_way: st.four_way,
         evidence: st.info.evidence_head,
     };
-    let thresholds = st.thresholds.clone();
+    let thresholds = st.thresholds;
     let task = tokio::task::spawn_blocking(move || {
         let mut engine = Engine::new(scorer);
         engine.thresholds = thresholds;

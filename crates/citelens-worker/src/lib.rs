@@ -111,7 +111,7 @@ impl AppState {
             ready: AtomicBool::new(false),
             info,
             four_way: loaded.four_way,
-            thresholds: config.thresholds.clone(),
+            thresholds: config.thresholds,
             limits: config.limits.clone(),
         })
     }

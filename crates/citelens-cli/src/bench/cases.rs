@@ -25,7 +25,7 @@ pub fn load(path: &Path, limit: Option<usize>) -> anyhow::Result<Vec<Case>> {
         let row: Value = serde_json::from_str(line).with_context(|| format!("{} line {}", path.display(), i + 1))?;
         let input = Input::from_json(line).with_context(|| format!("{} line {}: input fields", path.display(), i + 1))?;
         let cat = |v: &Value| v.as_str().and_then(parse_category);
-        let Some(gold_sentences) = row["gold_sentences"].as_array().map(|a| a.iter().map(cat).collect::<Option<Vec<_>>>()).flatten() else {
+        let Some(gold_sentences) = row["gold_sentences"].as_array().and_then(|a| a.iter().map(cat).collect::<Option<Vec<_>>>()) else {
             bail!("{} line {}: gold_sentences must list categories", path.display(), i + 1);
         };
         let Some(gold_overall) = cat(&row["gold_overall"]) else {

@@ -430,7 +430,8 @@ pub fn sweep<S: Scorer>(
     // Fixed policies beside the grid: retrieval alone, the model's single best, and the best any
     // single candidate could do (how much retrieval leaves to rerank).
     let ev = |p: &citelens_engine::Probs| p.evidence.unwrap_or(0.0);
-    let policies: [(&str, &dyn Fn(&[(usize, citelens_engine::Probs)], &LabExample, &dyn Fn(usize) -> usize) -> Vec<usize>); 6] = [
+    type Policy<'a> = &'a dyn Fn(&[(usize, citelens_engine::Probs)], &LabExample, &dyn Fn(usize) -> usize) -> Vec<usize>;
+    let policies: [(&str, Policy); 6] = [
         ("evidence head: best", &|c, _, _| c.iter().max_by(|a, b| ev(&a.1).total_cmp(&ev(&b.1))).map(|x| x.0).into_iter().collect()),
         ("BM25 top 1 (no model)", &|c, _, _| c.iter().take(1).map(|x| x.0).collect()),
         ("BM25 top 2 (no model)", &|c, _, _| c.iter().take(2).map(|x| x.0).collect()),

@@ -1,7 +1,7 @@
 //! The report: overall verdict, the answer with highlighted spans (hover or focus shows the evidence
 //! and marks it in the sources), per-sentence and per-citation badges, graphs, KG metrics, findings.
 
-use citelens_engine::{Category, Citation, DecidedBy, EvidenceRef, Input, Report, SentenceReport, SpanLabel, Verdict};
+use citelens_engine::{Category, CheckResult, Citation, DecidedBy, EvidenceRef, Input, Report, SentenceReport, SpanLabel, Verdict};
 use yew::prelude::*;
 
 use crate::draft::safe_href;
@@ -72,13 +72,8 @@ fn badge_with(c: Category, confidence: f32, uncertain: bool, decided_by: Option<
 
 /// The typed checks that found something, as the reader's sentences ("the source says 21 July; …").
 fn check_lines(s: &citelens_engine::SentenceReport) -> Html {
-    let lines: Vec<String> = s
-        .claims
-        .iter()
-        .flat_map(|c| c.checks.iter())
-        .filter(|k| k.result == "mismatch" || k.result == "absent" || k.result == "unconfirmed")
-        .map(|k| k.message.clone())
-        .collect();
+    let lines: Vec<String> =
+        s.claims.iter().flat_map(|c| c.checks.iter()).filter(|k| k.result != CheckResult::Match).map(|k| k.message.clone()).collect();
     if lines.is_empty() {
         return html! {};
     }

@@ -18,8 +18,8 @@ they are made only where Debian's wordnet-base is installed.
 """
 import random
 import re
-
 from collections import Counter
+from pathlib import Path
 
 from data import CON, ENT, NEU
 
@@ -32,19 +32,11 @@ _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _AUX = re.compile(r"\b(is|was|are|were|has|have|had|can|could|will|would|does|did|should|must)\b")
 _NEG = re.compile(r"\b(is|was|are|were|has|have|had|can|could|will|would|does|did|should|must) (not|never) ")
 _NUM = re.compile(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)?\b")
-# The verbs, comparatives and directions factual text swaps (the engine's checks use the same kind
-# of list: crates/citelens-engine/src/checks.rs).
-ANTONYMS = [
-    ("won", "lost"), ("increased", "decreased"), ("rose", "fell"), ("higher", "lower"), ("highest", "lowest"),
-    ("largest", "smallest"), ("larger", "smaller"), ("first", "last"), ("before", "after"), ("north", "south"),
-    ("east", "west"), ("more", "fewer"), ("above", "below"), ("longest", "shortest"), ("oldest", "youngest"),
-    ("older", "younger"), ("opened", "closed"), ("alive", "dead"), ("accepted", "rejected"), ("approved", "rejected"),
-    ("legal", "illegal"), ("succeeded", "failed"), ("gained", "lost"), ("early", "late"), ("earlier", "later"),
-    ("increase", "decrease"), ("strong", "weak"), ("rich", "poor"), ("male", "female"), ("men", "women"),
-    ("private", "public"), ("inside", "outside"), ("survived", "died"), ("entered", "left"), ("bought", "sold"),
-    ("major", "minor"), ("success", "failure"), ("true", "false"), ("always", "never"), ("all", "none"),
-    ("most", "least"), ("maximum", "minimum"), ("ancient", "modern"), ("wet", "dry"), ("hot", "cold"),
-]
+# The engine's own list of opposites (its header says what is in it and what is left out): the
+# contradictions made here swap the words the engine's checks look for, and no others.
+ANTONYMS_FILE = Path(__file__).resolve().parent.parent / "crates/citelens-engine/data/antonyms.tsv"
+ANTONYMS = [tuple(l.split("\t")) for l in ANTONYMS_FILE.read_text(encoding="utf-8").splitlines()
+            if l.strip() and not l.startswith("#")]
 _ANT = {a: b for a, b in ANTONYMS} | {b: a for a, b in ANTONYMS}
 
 

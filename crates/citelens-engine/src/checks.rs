@@ -937,114 +937,22 @@ fn without_negation(claim: &str) -> Option<String> {
     Some(rewritten.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
-/// Word pairs of opposite meaning that answers swap. Hand-written (WordNet's antonym pointers are
-/// mostly adjectives and would need shipping its data): the verbs, comparatives and directions
-/// factual answers use. Converses are left out: "27 years in prison before his release" says what
-/// "released after 27 years" says, and "A bought B from C" what "C sold B to A" says.
-const ANTONYMS: &[(&str, &str)] = &[
-    ("won", "lost"),
-    ("win", "lose"),
-    ("wins", "loses"),
-    ("winning", "losing"),
-    ("increased", "decreased"),
-    ("increase", "decrease"),
-    ("increases", "decreases"),
-    ("rose", "fell"),
-    ("rises", "falls"),
-    ("rise", "fall"),
-    ("higher", "lower"),
-    ("highest", "lowest"),
-    ("largest", "smallest"),
-    ("larger", "smaller"),
-    ("biggest", "smallest"),
-    ("closest", "farthest"),
-    ("nearest", "farthest"),
-    ("first", "last"),
-    ("north", "south"),
-    ("northern", "southern"),
-    ("east", "west"),
-    ("eastern", "western"),
-    ("more", "fewer"),
-    ("more", "less"),
-    ("above", "below"),
-    ("longest", "shortest"),
-    ("longer", "shorter"),
-    ("oldest", "youngest"),
-    ("older", "younger"),
-    ("eldest", "youngest"),
-    ("opened", "closed"),
-    ("open", "closed"),
-    ("alive", "dead"),
-    ("accepted", "rejected"),
-    ("approved", "rejected"),
-    ("allowed", "banned"),
-    ("legal", "illegal"),
-    ("succeeded", "failed"),
-    ("success", "failure"),
-    ("gained", "lost"),
-    ("rising", "falling"),
-    ("strongest", "weakest"),
-    ("richest", "poorest"),
-    ("earliest", "latest"),
-    ("hottest", "coldest"),
-    ("warmer", "colder"),
-    ("warm", "cold"),
-    ("hot", "cold"),
-    ("wettest", "driest"),
-    ("daylight", "night"),
-    ("entered", "left"),
-    ("arrived", "departed"),
-    ("imports", "exports"),
-    ("inner", "outer"),
-    ("upper", "lower"),
-    ("began", "ended"),
-    ("start", "end"),
-    ("maximum", "minimum"),
-    ("majority", "minority"),
-    ("male", "female"),
-    ("men", "women"),
-    ("father", "mother"),
-    ("son", "daughter"),
-    ("husband", "wife"),
-    ("brother", "sister"),
-    ("king", "queen"),
-    ("full", "empty"),
-    ("heavier", "lighter"),
-    ("faster", "slower"),
-    ("fastest", "slowest"),
-    ("cheaper", "dearer"),
-    ("easier", "harder"),
-    ("private", "public"),
-    ("ancient", "modern"),
-    ("inside", "outside"),
-    ("absent", "present"),
-    ("rural", "urban"),
-    ("wet", "dry"),
-    ("increasing", "decreasing"),
-    ("expanded", "shrank"),
-    ("joined", "left"),
-    ("defeated", "lost"),
-    ("victory", "defeat"),
-    ("acquitted", "convicted"),
-    ("innocent", "guilty"),
-    ("visible", "invisible"),
-    ("possible", "impossible"),
-    ("most", "least"),
-    ("sunrise", "sunset"),
-    ("survived", "died"),
-    ("survive", "die"),
-    ("increases", "falls"),
-    ("increased", "fell"),
-    ("rises", "drops"),
-    ("rose", "dropped"),
-    ("rise", "drop"),
-    ("increases", "drops"),
-    ("grows", "shrinks"),
-    ("grew", "shrank"),
-];
+/// Word pairs of opposite meaning that answers swap (`data/antonyms.tsv`, which says what is in it and
+/// what is left out; training/contrastive.py reads the same file).
+fn antonym_pairs() -> &'static [(&'static str, &'static str)] {
+    static PAIRS: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
+    PAIRS.get_or_init(|| {
+        include_str!("../data/antonyms.tsv")
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(a, b)| (a.trim(), b.trim()))
+            .collect()
+    })
+}
 
 fn antonym_of(w: &str) -> Vec<&'static str> {
-    ANTONYMS
+    antonym_pairs()
         .iter()
         .filter_map(|(a, b)| {
             if *a == w {
@@ -1619,6 +1527,23 @@ fn names(claim: &str, sentence: &str, si: usize, all: &Mentions) -> Vec<Conflict
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_antonym_file_reads_whole_and_both_ways() {
+        let text = include_str!("../data/antonyms.tsv");
+        let rows = text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).count();
+        assert_eq!(antonym_pairs().len(), rows, "every pair line has a tab");
+        assert_eq!(antonym_of("won"), ["lost"]);
+        assert!(antonym_of("lost").contains(&"won") && antonym_of("lost").contains(&"gained"));
+    }
+
+    #[test]
+    fn converses_and_unlisted_words_have_no_antonym() {
+        // "before his release" and "after 27 years" can say the same thing; so can "bought" and "sold".
+        for w in ["before", "after", "bought", "sold", "day", "Won", ""] {
+            assert!(antonym_of(w).is_empty(), "{w}");
+        }
+    }
 
     fn v(text: &str) -> Vec<String> {
         values(text).into_iter().map(|v| v.text).collect()

@@ -18,7 +18,7 @@
 use serde::Deserialize;
 
 use crate::checks::CheckKind;
-use crate::report::{Category, ClaimReport, ClaimStatus, DecidedBy, Verdict};
+use crate::report::{Category, CheckResult, ClaimReport, ClaimStatus, DecidedBy, Verdict};
 
 /// The shipped combiner, trained by `training/combiner.py`.
 const SHIPPED: &str = include_str!("../data/combiner.json");
@@ -146,11 +146,11 @@ pub fn features(s: &SentenceSignals) -> Vec<f32> {
         claims.iter().filter(|c| c.uncertain).count() as f32 / n,
         min(&conf),
         mean(&conf),
-        count(&|k| k.result == "mismatch" && is_value(k)),
-        count(&|k| k.result == "mismatch" && !is_value(k)),
-        count(&|k| k.result == "unconfirmed" && is_value(k)),
-        count(&|k| k.result == "unconfirmed" && !is_value(k)),
-        count(&|k| k.result == "absent"),
+        count(&|k| k.result == CheckResult::Mismatch && is_value(k)),
+        count(&|k| k.result == CheckResult::Mismatch && !is_value(k)),
+        count(&|k| k.result == CheckResult::Unconfirmed && is_value(k)),
+        count(&|k| k.result == CheckResult::Unconfirmed && !is_value(k)),
+        count(&|k| k.result == CheckResult::Absent),
         max(&probe),
         max(&missing),
         max(&cit_ent),

@@ -4,7 +4,7 @@
 use crate::checks::{self, CheckKind, CheckOutcome, Side};
 use crate::entities::{self, Mentions};
 use crate::question;
-use crate::report::{CheckReport, ClaimStatus, Probs};
+use crate::report::{CheckReport, CheckResult, ClaimStatus, Probs};
 use crate::thresholds::{Thresholds, INDISTINCT_NAME_MARGIN};
 
 /// Everything known about one claim against the evidence of its sentence (or one citation of it).
@@ -131,7 +131,7 @@ impl Decider for RuleDecider {
             }
             reports.push(CheckReport {
                 kind: c.kind,
-                result: if is_confirmed { "mismatch".into() } else { "unconfirmed".into() },
+                result: if is_confirmed { CheckResult::Mismatch } else { CheckResult::Unconfirmed },
                 answer_says: c.claim_says.clone(),
                 source_says: c.source_says.clone(),
                 message: if is_confirmed && c.negated == Some(Side::Claim) {
@@ -155,7 +155,7 @@ impl Decider for RuleDecider {
         for m in &f.checks.matched {
             reports.push(CheckReport {
                 kind: CheckKind::Number,
-                result: "match".into(),
+                result: CheckResult::Match,
                 answer_says: m.clone(),
                 source_says: m.clone(),
                 message: format!("the source gives {m}"),
@@ -165,7 +165,7 @@ impl Decider for RuleDecider {
         for m in &f.checks.unmatched {
             reports.push(CheckReport {
                 kind: CheckKind::Number,
-                result: "absent".into(),
+                result: CheckResult::Absent,
                 answer_says: m.clone(),
                 source_says: String::new(),
                 message: format!("the source does not give {m}"),
@@ -203,7 +203,7 @@ impl Decider for RuleDecider {
         // the four-way head from calling the sentence supported (`verify::doubts_support`).
         let unlinked = f.checks.unlinked.as_ref().filter(|_| p.entailment < t.clear_entailment).map(|(a, b)| CheckReport {
             kind: CheckKind::Name,
-            result: "absent".into(),
+            result: CheckResult::Absent,
             answer_says: format!("{a} … {b}"),
             source_says: String::new(),
             message: format!("the sources name {a} and {b}, but nothing in them links the two"),
@@ -452,16 +452,16 @@ mod tests {
         let d = decide(0.74, true);
         assert_eq!(d.status, ClaimStatus::Missing);
         assert!(
-            d.checks.iter().any(|c| c.kind == CheckKind::Name && c.result == "absent" && c.message.contains("links")),
+            d.checks.iter().any(|c| c.kind == CheckKind::Name && c.result == CheckResult::Absent && c.message.contains("links")),
             "{:?}",
             d.checks
         );
         // A claim missing for the model too carries the doubt (it keeps the four-way head from support).
-        assert!(decide(0.2, true).checks.iter().any(|c| c.result == "absent"));
+        assert!(decide(0.2, true).checks.iter().any(|c| c.result == CheckResult::Absent));
         // A clear entailment stands: prose links names by descriptions the check cannot follow.
         let clear = decide(Thresholds::default().clear_entailment + 0.05, true);
         assert_eq!(clear.status, ClaimStatus::Supported);
-        assert!(clear.checks.iter().all(|c| c.result != "absent"));
+        assert!(clear.checks.iter().all(|c| c.result != CheckResult::Absent));
     }
 
     #[test]
@@ -615,7 +615,7 @@ mod tests {
             &[],
         );
         assert_eq!(d.status, ClaimStatus::Missing);
-        assert!(d.checks.iter().any(|c| c.result == "absent"));
+        assert!(d.checks.iter().any(|c| c.result == CheckResult::Absent));
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::kg;
 use crate::markers::{self, CleanAnswer, MarkerKind};
 use crate::question;
 use crate::report::{Finding, Probs};
+use crate::retrieve::{Retriever, Unit};
 use crate::scorer::Scorer;
 use crate::segment::{self, Piece};
 
@@ -33,49 +34,6 @@ pub struct Source {
     /// A long document: each sentence reads only the units chosen for it (see `evidence`), never
     /// the whole text.
     pub is_document: bool,
-}
-
-#[derive(Clone, Debug)]
-pub struct Unit {
-    pub range: Option<(usize, usize)>,
-    /// The same range in characters (what the report and the browser use).
-    pub chars: Option<(usize, usize)>,
-    pub triple: Option<[String; 3]>,
-    /// As written.
-    pub text: String,
-    /// As the model reads it: a sentence-initial "It" or "He" replaced by what it refers to (the
-    /// passage's own subject, or failing that the question's).
-    pub resolved: String,
-    /// Resolved from the passage alone: the names the evidence itself gives. A passage that only says
-    /// "the Authority" does not name the question's "Maryland Transportation Authority".
-    pub named: String,
-}
-
-/// Picks the evidence units worth scoring against a claim. The seam for long documents: BM25 or
-/// dense retrieval over thousands of sentences plug in here.
-pub trait Retriever {
-    /// Indices of at most `k` units of `units` for `claim`, best first.
-    fn retrieve(&self, units: &[Unit], claim: &str, k: usize) -> Vec<usize>;
-}
-
-/// Ranks units by the claim's content words they share (passages are short: a few sentences each).
-pub struct WordOverlap;
-
-impl Retriever for WordOverlap {
-    fn retrieve(&self, units: &[Unit], claim: &str, k: usize) -> Vec<usize> {
-        if units.len() <= 1 {
-            return Vec::new(); // the unit is the whole source, already scored
-        }
-        let words: std::collections::HashSet<String> = checks::content_words(claim).into_iter().collect();
-        let mut scored: Vec<(usize, usize)> = units
-            .iter()
-            .enumerate()
-            .map(|(i, u)| (checks::content_words(&u.resolved).iter().filter(|w| words.contains(*w)).count(), i))
-            .filter(|(n, _)| *n > 0)
-            .collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored.into_iter().take(k).map(|(_, i)| i).collect()
-    }
 }
 
 /// A typed check's probe and the pair that scores it, beside the claim's own score on the same

@@ -128,13 +128,25 @@ impl DecidedBy {
     }
 }
 
+/// What a typed check found; a lower-case string in the JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckResult {
+    /// The source states the value.
+    Match,
+    /// The source does not give it.
+    Absent,
+    /// The source gives another, confirmed by the model.
+    Mismatch,
+    /// Another value nearby, not clearly the same fact.
+    Unconfirmed,
+}
+
 /// One typed check between a claim and its evidence (numbers, dates, polarity, names).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckReport {
     pub kind: crate::checks::CheckKind,
-    /// `match` (the source states the value), `absent` (it does not give it), `mismatch` (it gives
-    /// another, confirmed by the model) or `unconfirmed` (another value nearby, not clearly the same fact).
-    pub result: String,
+    pub result: CheckResult,
     pub answer_says: String,
     #[serde(skip_serializing_if = "String::is_empty", default)]
     pub source_says: String,

@@ -1,6 +1,9 @@
 //! Candidate evidence by BM25 (the `bm25` crate's embedder and scorer) over a long document's
 //! sentences: the cheap first stage before the NLI model reranks a handful of them.
 //!
+//! Also the evidence unit (`Unit`, a sentence or triple of a source), the `Retriever` seam the plan
+//! stage calls, and `WordOverlap`, the retriever for short passages.
+//!
 //! Tokens are the engine's content words (the same normalisation the typed checks use) cut to
 //! their Porter2 stems, so "launched" finds "launch" and "studies" finds "study".
 
@@ -10,7 +13,49 @@ use bm25::{Embedder, EmbedderBuilder, Scorer, Tokenizer};
 use rust_stemmers::{Algorithm, Stemmer};
 
 use crate::checks;
-use crate::plan::{Retriever, Unit};
+
+#[derive(Clone, Debug)]
+pub struct Unit {
+    pub range: Option<(usize, usize)>,
+    /// The same range in characters (what the report and the browser use).
+    pub chars: Option<(usize, usize)>,
+    pub triple: Option<[String; 3]>,
+    /// As written.
+    pub text: String,
+    /// As the model reads it: a sentence-initial "It" or "He" replaced by what it refers to (the
+    /// passage's own subject, or failing that the question's).
+    pub resolved: String,
+    /// Resolved from the passage alone: the names the evidence itself gives. A passage that only says
+    /// "the Authority" does not name the question's "Maryland Transportation Authority".
+    pub named: String,
+}
+
+/// Picks the evidence units worth scoring against a claim. The seam for long documents: BM25 or
+/// dense retrieval over thousands of sentences plug in here.
+pub trait Retriever {
+    /// Indices of at most `k` units of `units` for `claim`, best first.
+    fn retrieve(&self, units: &[Unit], claim: &str, k: usize) -> Vec<usize>;
+}
+
+/// Ranks units by the claim's content words they share (passages are short: a few sentences each).
+pub struct WordOverlap;
+
+impl Retriever for WordOverlap {
+    fn retrieve(&self, units: &[Unit], claim: &str, k: usize) -> Vec<usize> {
+        if units.len() <= 1 {
+            return Vec::new(); // the unit is the whole source, already scored
+        }
+        let words: std::collections::HashSet<String> = checks::content_words(claim).into_iter().collect();
+        let mut scored: Vec<(usize, usize)> = units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (checks::content_words(&u.resolved).iter().filter(|w| words.contains(*w)).count(), i))
+            .filter(|(n, _)| *n > 0)
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.into_iter().take(k).map(|(_, i)| i).collect()
+    }
+}
 
 /// Content words, stemmed.
 pub struct StemmedWords {

@@ -13,9 +13,10 @@ use crate::evidence::ClaimEvidence;
 use crate::input::{Caps, Input};
 use crate::kg;
 use crate::markers::CleanAnswer;
-use crate::plan::{ClaimPlan, DocumentStage, Plan, Scores, Source, Unit, WordOverlap};
+use crate::plan::{ClaimPlan, DocumentStage, Plan, Scores, Source};
 use crate::report::*;
 use crate::retrieve::Bm25;
+use crate::retrieve::{Unit, WordOverlap};
 use crate::scorer::Scorer;
 use crate::segment::Piece;
 pub use crate::thresholds::Thresholds;
@@ -271,7 +272,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         if let (Some(c), Some(_)) = (combiner, verdict) {
             verdict = Some(c.decide(&features));
         } else if let (Some(v), Some(f)) = (verdict, four_way) {
-            let mismatches = || claims.iter().flat_map(|c| c.checks.iter()).filter(|k| k.result == "mismatch");
+            let mismatches = || claims.iter().flat_map(|c| c.checks.iter()).filter(|k| k.result == CheckResult::Mismatch);
             let confirmed = if mismatches().any(|k| k.kind != crate::checks::CheckKind::Name) {
                 TypedCheck::Value
             } else if mismatches().next().is_some() {
@@ -501,7 +502,7 @@ fn decide_claim(
     // The sentence a confirmed typed check found the conflict in is the evidence for it.
     if status == ClaimStatus::Contradicted {
         for (c, pr) in cw.checks.conflicts.iter().zip(&cw.probes) {
-            if d.checks.iter().any(|r| r.result == "mismatch" && r.answer_says == c.claim_says) {
+            if d.checks.iter().any(|r| r.result == CheckResult::Mismatch && r.answer_says == c.claim_says) {
                 let src = &sources[cited[pr.source_pos]];
                 if let Some(unit) = src.units.get(pr.unit) {
                     units.push((2.0, evidence_ref(src, unit, book.get(pr.original))));
@@ -617,7 +618,7 @@ fn evidence_ref(src: &Source, unit: &Unit, p: Probs) -> EvidenceRef {
 /// Clean-text ranges of the claim's words a confirmed typed check found wrong.
 fn mismatched_pieces(text: &str, claim: &crate::claims::Claim, checks: &[CheckReport]) -> Option<Vec<Piece>> {
     let mut out = Vec::new();
-    for c in checks.iter().filter(|c| c.result == "mismatch" || c.result == "absent") {
+    for c in checks.iter().filter(|c| matches!(c.result, CheckResult::Mismatch | CheckResult::Absent)) {
         for p in &claim.parts {
             if let Some(i) = text[p.start..p.end].find(&c.answer_says) {
                 out.push(Piece { start: p.start + i, end: p.start + i + c.answer_says.len() });
@@ -649,10 +650,10 @@ pub enum TypedCheck {
 /// could not confirm, or a value the evidence does not give. An unconfirmed name is no doubt: any two
 /// passages name different things, and the report does not say whether it fills the claim's role.
 fn doubts_support(c: &CheckReport) -> bool {
-    match c.result.as_str() {
-        "absent" => true,
-        "unconfirmed" => c.kind != crate::checks::CheckKind::Name,
-        _ => false,
+    match c.result {
+        CheckResult::Absent => true,
+        CheckResult::Unconfirmed => c.kind != crate::checks::CheckKind::Name,
+        CheckResult::Match | CheckResult::Mismatch => false,
     }
 }
 
@@ -907,18 +908,18 @@ mod four_way_tests {
         assert_eq!(combine(rules, sure_support, TypedCheck::None, &t).category, Category::Supportive);
         // A doubt does not stop the head from reading partial or irrelevant.
         assert_eq!(combine(rules, [0.0, 0.0, 0.01, 0.99], TypedCheck::Doubted, &t).category, Category::Irrelevant);
-        let check = |kind, result: &str| CheckReport {
+        let check = |kind, result| CheckReport {
             kind,
-            result: result.into(),
+            result,
             answer_says: "Falling".into(),
             source_says: "rising".into(),
             message: String::new(),
             probe_entailment: Some(0.37),
         };
-        assert!(doubts_support(&check(crate::checks::CheckKind::Polarity, "unconfirmed")));
-        assert!(doubts_support(&check(crate::checks::CheckKind::Number, "absent")));
-        assert!(!doubts_support(&check(crate::checks::CheckKind::Name, "unconfirmed")));
-        assert!(!doubts_support(&check(crate::checks::CheckKind::Number, "match")));
+        assert!(doubts_support(&check(crate::checks::CheckKind::Polarity, CheckResult::Unconfirmed)));
+        assert!(doubts_support(&check(crate::checks::CheckKind::Number, CheckResult::Absent)));
+        assert!(!doubts_support(&check(crate::checks::CheckKind::Name, CheckResult::Unconfirmed)));
+        assert!(!doubts_support(&check(crate::checks::CheckKind::Number, CheckResult::Match)));
     }
 
     #[test]

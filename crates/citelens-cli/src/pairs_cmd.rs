@@ -28,6 +28,11 @@ pub struct PairsArgs {
     split: crate::bench::lab::Split,
 }
 
+/// The output file, buffered: one JSON line per pair.
+fn create_out(path: &std::path::Path) -> anyhow::Result<std::io::BufWriter<std::fs::File>> {
+    Ok(std::io::BufWriter::new(std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?))
+}
+
 /// The gold label as the trainer reads it: a category, or the set of categories a coarser label allows.
 fn gold_name(g: Gold) -> &'static str {
     match g {
@@ -48,8 +53,8 @@ pub fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
         return case_pairs(&args);
     }
     let (examples, skipped) = datasets::load(args.dataset, &args.input, args.limit)?;
-    let caps = Caps { max_citation_chars: 400_000, max_citations: 64, ..Caps::default() };
-    let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?);
+    let caps = crate::bench::article_caps();
+    let mut out = create_out(&args.out)?;
     let (mut written, mut refused) = (0, 0);
     for ex in &examples {
         let Ok(plan) = Plan::with_whole_sentences(&ex.input, &caps, &WordOverlap, true) else {
@@ -81,8 +86,8 @@ pub fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
 /// so that no pair carries another sentence's label.
 fn case_pairs(args: &PairsArgs) -> anyhow::Result<ExitCode> {
     let cases = crate::bench::cases::load(&args.input, args.limit)?;
-    let caps = Caps { max_citation_chars: 400_000, max_citations: 64, ..Caps::default() };
-    let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?);
+    let caps = crate::bench::article_caps();
+    let mut out = create_out(&args.out)?;
     let (mut written, mut refused, mut misaligned) = (0, 0, 0);
     for case in &cases {
         let Ok(plan) = Plan::with_whole_sentences(&case.input, &caps, &WordOverlap, true) else {
@@ -122,7 +127,7 @@ fn evidence_pairs(args: &PairsArgs) -> anyhow::Result<ExitCode> {
         lab::load_evidence_inference(&args.input, args.split, args.limit)?
     };
     let caps = Caps::default();
-    let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?);
+    let mut out = create_out(&args.out)?;
     let (mut positives, mut negatives, mut refused) = (0, 0, 0);
     for ex in &examples {
         let Ok(plan) =

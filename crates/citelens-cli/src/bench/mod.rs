@@ -275,6 +275,12 @@ fn objective(f: &Figures) -> f64 {
     }
 }
 
+/// Benchmarks (and the training pairs made from their files) hold whole articles: longer and more
+/// citations than the interactive default allows.
+pub fn article_caps() -> Caps {
+    Caps { max_citation_chars: 400_000, max_citations: 64, ..Caps::default() }
+}
+
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.dataset == Dataset::Cases {
         return run_cases(&args);
@@ -285,8 +291,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let (examples, skipped) = datasets::load(args.dataset, &args.input, args.limit)?;
     let scorer = CachedScorer::open(&args)?;
     let mut engine = Engine::new(scorer);
-    // Benchmarks hold whole articles; allow longer citations than the interactive default.
-    engine.caps = Caps { max_citation_chars: 400_000, max_citations: 64, ..Caps::default() };
+    engine.caps = article_caps();
     if let Some(path) = &args.thresholds {
         engine.thresholds = crate::verify_cmd::read_thresholds(path)?;
     }

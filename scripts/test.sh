@@ -17,6 +17,9 @@ echo "== cargo fmt --check (rustfmt.toml)"
 cargo fmt --all --check
 echo "== cargo clippy (native targets, warnings are errors)"
 cargo clippy --workspace --all-targets -- -D warnings
+# The widget's code is compiled only for wasm32 (its native build is a stub), so it is linted there.
+echo "== cargo clippy (wasm32: the widget and the engine's wasm binding)"
+cargo clippy --target wasm32-unknown-unknown -p citelens-web -p citelens-wasm -- -D warnings
 
 echo "== cargo test (native)"
 cargo test --workspace 2>&1

@@ -1,7 +1,7 @@
 //! The bridge to `citelens.js` (set on `window.citelens` by index.html): load the model and verify,
 //! with progress and partial reports passed back as callbacks.
 
-use citelens_engine::{Input, Report};
+use citelens_types::{Input, Report};
 use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;

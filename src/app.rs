@@ -1,6 +1,6 @@
 //! The page: model status, the input form, and the report of the last run.
 
-use citelens_engine::{Caps, Category, Cut, Input, Report};
+use citelens_types::{Caps, Category, Cut, Input, Report};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

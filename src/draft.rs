@@ -1,6 +1,6 @@
 //! What the form holds, and how it becomes the engine's input document.
 
-use citelens_engine::{Citation, Input};
+use citelens_types::{Citation, Input};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SourceKind {

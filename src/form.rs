@@ -2,7 +2,7 @@
 //! from a .txt / .html / .pdf file) that can be added and removed, a pasted JSON document, the paper
 //! examples and the CAQA generator's examples.
 
-use citelens_engine::{Category, Input};
+use citelens_types::{Category, Input};
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 

@@ -1,6 +1,6 @@
 //! SVG drawings: the reasoning graph (laid out per complexity by `layout`) and the cited triples.
 
-use citelens_engine::{Citation, ComplexityType, ReasoningGraph};
+use citelens_types::{Citation, ComplexityType, EdgeKind, ReasoningGraph};
 use yew::prelude::*;
 
 use crate::layout::{layout, ARC_MARGIN, GAP_X, NODE_H, NODE_W};
@@ -20,12 +20,12 @@ fn short(label: &str, max: usize) -> String {
     }
 }
 
-fn edge_class(kind: &str) -> &'static str {
+fn edge_class(kind: EdgeKind) -> &'static str {
     match kind {
-        "supports" => "edge supports",
-        "partially_supports" => "edge partially",
-        "contradicts" => "edge contradicts",
-        _ => "edge neutral",
+        EdgeKind::Supports => "edge supports",
+        EdgeKind::PartiallySupports => "edge partially",
+        EdgeKind::Contradicts => "edge contradicts",
+        EdgeKind::Cited | EdgeKind::Mentions | EdgeKind::LeadsTo | EdgeKind::Names => "edge neutral",
     }
 }
 
@@ -51,14 +51,14 @@ pub fn reasoning_graph(p: &GraphProps) -> Html {
                 let (cx, cy) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0 + if skips { 2.0 * bend } else { 0.0 });
                 let (lx, ly) = ((x1 + x2) / 2.0, if skips { (y1 + y2) / 2.0 + bend } else { (y1 + y2) / 2.0 } - 4.0);
                 Some(html! {
-                    <g class={edge_class(&e.kind)} data-kind={e.kind.clone()}>
+                    <g class={edge_class(e.kind)} data-kind={e.kind.as_str()}>
                         <path d={format!("M {x1} {y1} Q {cx} {cy} {x2} {y2}")} fill="none" marker-end="url(#arrow)" />
-                        <text x={lx.to_string()} y={ly.to_string()} text-anchor="middle" class="edge-label">{ e.kind.replace('_', " ") }</text>
+                        <text x={lx.to_string()} y={ly.to_string()} text-anchor="middle" class="edge-label">{ e.kind.as_str().replace('_', " ") }</text>
                     </g>
                 })
             }) }
             { for p.graph.nodes.iter().zip(&pos).map(|(n, q)| html! {
-                <g class={classes!("node", n.kind.clone())} data-kind={n.kind.clone()}>
+                <g class={classes!("node", n.kind.as_str())} data-kind={n.kind.as_str()}>
                     <title>{ n.label.clone() }</title>
                     <rect x={q.x.to_string()} y={q.y.to_string()} width={NODE_W.to_string()} height={NODE_H.to_string()} rx="8" />
                     <text x={(q.x + NODE_W / 2.0).to_string()} y={(q.y + NODE_H / 2.0 + 4.0).to_string()} text-anchor="middle">{ short(&n.label, 22) }</text>

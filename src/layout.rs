@@ -2,7 +2,7 @@
 //! union draw as citations → answer, intersection as citations → shared entity → answer, and
 //! concatenation as a chain citation → bridge → citation → answer.
 
-use citelens_engine::ReasoningGraph;
+use citelens_types::{NodeKind, ReasoningGraph};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Placed {
@@ -41,7 +41,7 @@ pub fn layout(graph: &ReasoningGraph) -> (Vec<Placed>, f64, f64) {
     // The answer always sits in the last column.
     let last = layer.iter().copied().max().unwrap_or(0);
     for (i, node) in graph.nodes.iter().enumerate() {
-        if node.kind == "answer" {
+        if node.kind == NodeKind::Answer {
             layer[i] = last.max(1);
         }
     }
@@ -68,19 +68,19 @@ pub fn layout(graph: &ReasoningGraph) -> (Vec<Placed>, f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use citelens_engine::{GraphEdge, GraphNode};
+    use citelens_types::{EdgeKind, GraphEdge, GraphNode};
 
-    fn graph(nodes: &[(&str, &str)], edges: &[(&str, &str)]) -> ReasoningGraph {
+    fn graph(nodes: &[(&str, NodeKind)], edges: &[(&str, &str)]) -> ReasoningGraph {
         ReasoningGraph {
-            nodes: nodes.iter().map(|(id, kind)| GraphNode { id: id.to_string(), kind: kind.to_string(), label: id.to_string() }).collect(),
-            edges: edges.iter().map(|(a, b)| GraphEdge { from: a.to_string(), to: b.to_string(), kind: "x".into() }).collect(),
+            nodes: nodes.iter().map(|(id, kind)| GraphNode { id: id.to_string(), kind: *kind, label: id.to_string() }).collect(),
+            edges: edges.iter().map(|(a, b)| GraphEdge { from: a.to_string(), to: b.to_string(), kind: EdgeKind::Cited }).collect(),
         }
     }
 
     #[test]
     fn chain_lays_out_left_to_right() {
         let g = graph(
-            &[("answer", "answer"), ("c1", "citation"), ("b", "bridge"), ("c2", "citation")],
+            &[("answer", NodeKind::Answer), ("c1", NodeKind::Citation), ("b", NodeKind::Bridge), ("c2", NodeKind::Citation)],
             &[("c1", "b"), ("b", "c2"), ("c2", "answer")],
         );
         let (p, w, _) = layout(&g);
@@ -90,11 +90,14 @@ mod tests {
 
     #[test]
     fn union_stacks_citations_and_cycles_terminate() {
-        let g = graph(&[("answer", "answer"), ("c1", "citation"), ("c2", "citation")], &[("c1", "answer"), ("c2", "answer")]);
+        let g = graph(
+            &[("answer", NodeKind::Answer), ("c1", NodeKind::Citation), ("c2", NodeKind::Citation)],
+            &[("c1", "answer"), ("c2", "answer")],
+        );
         let (p, _, _) = layout(&g);
         assert_eq!(p[1].x, p[2].x);
         assert_ne!(p[1].y, p[2].y);
-        let cyc = graph(&[("a", "citation"), ("b", "citation")], &[("a", "b"), ("b", "a")]);
+        let cyc = graph(&[("a", NodeKind::Citation), ("b", NodeKind::Citation)], &[("a", "b"), ("b", "a")]);
         assert_eq!(layout(&cyc).0.len(), 2);
     }
 }

@@ -1,7 +1,7 @@
 //! The report: overall verdict, the answer with highlighted spans (hover or focus shows the evidence
 //! and marks it in the sources), per-sentence and per-citation badges, graphs, KG metrics, findings.
 
-use citelens_engine::{Category, CheckResult, Citation, DecidedBy, EvidenceRef, Input, Report, SentenceReport, SpanLabel, Verdict};
+use citelens_types::{Category, CheckResult, Citation, DecidedBy, EvidenceRef, Input, Report, SentenceReport, SpanLabel, Verdict};
 use yew::prelude::*;
 
 use crate::draft::safe_href;
@@ -71,7 +71,7 @@ fn badge_with(c: Category, confidence: f32, uncertain: bool, decided_by: Option<
 }
 
 /// The typed checks that found something, as the reader's sentences ("the source says 21 July; …").
-fn check_lines(s: &citelens_engine::SentenceReport) -> Html {
+fn check_lines(s: &citelens_types::SentenceReport) -> Html {
     let lines: Vec<String> =
         s.claims.iter().flat_map(|c| c.checks.iter()).filter(|k| k.result != CheckResult::Match).map(|k| k.message.clone()).collect();
     if lines.is_empty() {
@@ -232,7 +232,7 @@ pub fn report_view(p: &ReportProps) -> Html {
             if !r.findings.is_empty() {
                 <h3>{ "Findings" }</h3>
                 <ul class="findings" id="findings">
-                    { for r.findings.iter().map(|f| html! { <li data-kind={f.kind.clone()}>{ f.message.clone() }</li> }) }
+                    { for r.findings.iter().map(|f| html! { <li data-kind={f.kind.as_str()}>{ f.message.clone() }</li> }) }
                 </ul>
             }
         </div>

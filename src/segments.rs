@@ -1,6 +1,6 @@
 //! The answer cut into plain and highlighted pieces by the report's spans (character offsets).
 
-use citelens_engine::{Span, SpanLabel};
+use citelens_types::{Span, SpanLabel};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Segment {

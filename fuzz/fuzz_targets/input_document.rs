@@ -3,7 +3,7 @@
 //! still refused, for what it is); a second cut cuts nothing.
 #![no_main]
 
-use citelens_engine::{Caps, EngineError, Input};
+use citelens_types::{Caps, Input, InputError};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     let _ = input.check(&caps);
     let _ = input.fit_to(&caps);
     let after = input.check(&caps);
-    assert!(!matches!(after, Err(EngineError::TooLarge { .. })), "an input cut to fit is within its caps: {after:?} for {input:?}");
+    assert!(!matches!(after, Err(InputError::TooLarge { .. })), "an input cut to fit is within its caps: {after:?} for {input:?}");
     assert!(input.fit_to(&caps).is_empty(), "a second cut cuts nothing");
     // The document serializes back and reads the same.
     let again = serde_json::to_string(&input).expect("serializes");

@@ -12,6 +12,7 @@ mod verify_cmd;
 
 use std::path::PathBuf;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -41,12 +42,14 @@ enum Command {
     Schema,
 }
 
-/// `--model DIR`, else the shipped model found without configuration.
-pub fn resolve_model_dir(explicit: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    match explicit {
-        Some(dir) => Ok(dir),
-        None => citelens_nli::model_dir::find().map_err(anyhow::Error::msg),
-    }
+/// The model every command runs: `--model DIR`, else the shipped model found without configuration.
+/// The one place the CLI loads a model, so each command's error names the folder the same way.
+pub fn load_model(explicit: Option<PathBuf>) -> anyhow::Result<citelens_nli::NliModel> {
+    let dir = match explicit {
+        Some(dir) => dir,
+        None => citelens_nli::model_dir::find().map_err(anyhow::Error::msg)?,
+    };
+    citelens_nli::NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))
 }
 
 fn main() -> std::process::ExitCode {

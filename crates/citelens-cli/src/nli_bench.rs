@@ -4,8 +4,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
-use citelens_nli::NliModel;
 use clap::Args;
 
 const PREMISE: &str = "The Puppetoon Movie is a 1987 animated film written, produced, and directed by Arnold \
@@ -36,9 +34,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    let dir = crate::resolve_model_dir(args.model)?;
     let t = Instant::now();
-    let model = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
+    let model = crate::load_model(args.model)?;
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
     let iters = args.iters.max(1);
     let mut rows = Vec::new();

@@ -35,8 +35,7 @@ pub struct NliArgs {
 }
 
 pub fn run(args: NliArgs) -> anyhow::Result<ExitCode> {
-    let dir = crate::resolve_model_dir(args.model.clone())?;
-    let model = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
+    let model = crate::load_model(args.model.clone())?;
     match (&args.premise, &args.hypothesis, &args.input) {
         (Some(p), Some(h), None) => single(&model, p, h),
         (None, None, Some(input)) => lines(&model, input, args.output.as_deref(), args.chunk as usize),

@@ -80,8 +80,7 @@ pub fn read_documents(path: &str) -> anyhow::Result<Vec<Result<Input, String>>> 
 }
 
 pub fn load_engine(model: Option<PathBuf>, thresholds: Option<PathBuf>) -> anyhow::Result<Engine<NliModel>> {
-    let dir = crate::resolve_model_dir(model)?;
-    let nli = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
+    let nli = crate::load_model(model)?;
     let mut engine = Engine::new(nli);
     if let Some(path) = thresholds {
         engine.thresholds = read_thresholds(&path)?;

@@ -10,7 +10,6 @@ use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use regex::Regex;
-use serde::{Deserialize, Serialize};
 
 use crate::retrieve::{Bm25Index, StemmedWords};
 
@@ -53,27 +52,7 @@ pub fn asked_about(sentence: &str) -> String {
     abstention_re().replace_all(sentence, " ").trim().to_string()
 }
 
-/// A sentence of a cited document, for the reader.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Quote {
-    pub citation: String,
-    /// Character offsets into the citation's document (or text).
-    pub start: usize,
-    pub end: usize,
-    pub text: String,
-}
-
-/// The check of an abstaining sentence.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AbstentionCheck {
-    /// The document very likely lacks the answer (no sentence carries what is asked about).
-    pub unanswerable: bool,
-    /// Share of the asked-about words the best sentence carries.
-    pub coverage: f32,
-    /// Where the answer may be (best first); empty when `unanswerable`.
-    pub nearest: Vec<Quote>,
-    pub message: String,
-}
+pub use citelens_types::{AbstentionCheck, Quote};
 
 /// Checks an abstention asking about `query` against sentences (`(citation, char start, char end,
 /// text)` of the cited documents).

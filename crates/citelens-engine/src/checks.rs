@@ -11,19 +11,11 @@
 use std::sync::OnceLock;
 
 use regex::Regex;
-use serde::{Deserialize, Serialize};
 
 use crate::entities::{self, Mentions};
 
-/// What kind of value a check compared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CheckKind {
-    Number,
-    Date,
-    Polarity,
-    Name,
-}
+/// What kind of value a check compared (a report type).
+pub use citelens_types::CheckKind;
 
 /// A value of the claim the evidence gives differently, and the claim rewritten with the evidence's.
 #[derive(Debug, Clone, PartialEq)]

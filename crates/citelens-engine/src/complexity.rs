@@ -4,7 +4,7 @@
 //! names).
 
 use crate::entities::{self, Mentions};
-use crate::report::{ComplexityType, GraphEdge, GraphNode, ReasoningGraph};
+use crate::report::{ClaimDecider, ComplexityType, EdgeKind, GraphEdge, GraphNode, NodeKind, ReasoningGraph};
 
 /// What one sentence's evidence looks like to the complexity rule.
 pub struct SentenceEvidence<'a> {
@@ -13,7 +13,7 @@ pub struct SentenceEvidence<'a> {
     pub sentence: &'a str,
     pub question: &'a str,
     /// For each claim split from a coordination: the conjunct's text and the citation that decided it.
-    pub conjuncts: Vec<(String, String)>,
+    pub conjuncts: Vec<(String, ClaimDecider)>,
 }
 
 pub struct Shared {
@@ -58,8 +58,9 @@ pub fn classify(ev: &SentenceEvidence, shared: &[Shared]) -> ComplexityType {
     // Coordinated answers (not constraints copied from the question), each backed by its own
     // citation: independent facts.
     let question = Mentions::new(ev.question);
-    let answers: Vec<&(String, String)> = ev.conjuncts.iter().filter(|(c, _)| !question.mentions(c)).collect();
-    let deciders: std::collections::HashSet<&str> = answers.iter().map(|(_, d)| d.as_str()).filter(|d| *d != "joint").collect();
+    let answers: Vec<&(String, ClaimDecider)> = ev.conjuncts.iter().filter(|(c, _)| !question.mentions(c)).collect();
+    let deciders: std::collections::HashSet<&str> =
+        answers.iter().filter(|(_, d)| *d != ClaimDecider::Joint).map(|(_, d)| d.as_str()).collect();
     if answers.len() >= 2 && deciders.len() >= 2 {
         return ComplexityType::Union;
     }
@@ -71,39 +72,39 @@ pub fn classify(ev: &SentenceEvidence, shared: &[Shared]) -> ComplexityType {
 
 /// Adds a sentence's reasoning to the graph: citation → answer edges typed by what the citation
 /// does, and shared entities with their `mentions` / `leads_to` / `names` edges.
-pub fn add_to_graph(graph: &mut ReasoningGraph, ev: &SentenceEvidence, shared: &[Shared], citation_edges: &[(String, &'static str)]) {
-    let node = |graph: &mut ReasoningGraph, id: String, kind: &str, label: &str| {
+pub fn add_to_graph(graph: &mut ReasoningGraph, ev: &SentenceEvidence, shared: &[Shared], citation_edges: &[(String, EdgeKind)]) {
+    let node = |graph: &mut ReasoningGraph, id: String, kind: NodeKind, label: &str| {
         if !graph.nodes.iter().any(|n| n.id == id) {
-            graph.nodes.push(GraphNode { id, kind: kind.into(), label: label.into() });
+            graph.nodes.push(GraphNode { id, kind, label: label.into() });
         }
     };
-    let edge = |graph: &mut ReasoningGraph, from: String, to: String, kind: &str| {
+    let edge = |graph: &mut ReasoningGraph, from: String, to: String, kind: EdgeKind| {
         if !graph.edges.iter().any(|e| e.from == from && e.to == to && e.kind == kind) {
-            graph.edges.push(GraphEdge { from, to, kind: kind.into() });
+            graph.edges.push(GraphEdge { from, to, kind });
         }
     };
-    node(graph, "answer".into(), "answer", "answer");
+    node(graph, "answer".into(), NodeKind::Answer, "answer");
     for (id, _) in &ev.citations {
-        node(graph, format!("citation:{id}"), "citation", &format!("[{id}]"));
+        node(graph, format!("citation:{id}"), NodeKind::Citation, &format!("[{id}]"));
     }
     for s in shared {
         let id = format!("entity:{}", s.entity);
-        node(graph, id.clone(), if s.in_answer { "entity" } else { "bridge" }, &s.entity);
+        node(graph, id.clone(), if s.in_answer { NodeKind::Entity } else { NodeKind::Bridge }, &s.entity);
         if s.in_answer {
             for &c in &s.citations {
-                edge(graph, format!("citation:{}", ev.citations[c].0), id.clone(), "mentions");
+                edge(graph, format!("citation:{}", ev.citations[c].0), id.clone(), EdgeKind::Mentions);
             }
-            edge(graph, id, "answer".into(), "names");
+            edge(graph, id, "answer".into(), EdgeKind::Names);
         } else {
             // A chain in marker order: the first citation names the bridge, which leads to the rest.
             let first = s.citations[0];
-            edge(graph, format!("citation:{}", ev.citations[first].0), id.clone(), "mentions");
+            edge(graph, format!("citation:{}", ev.citations[first].0), id.clone(), EdgeKind::Mentions);
             for &c in &s.citations[1..] {
-                edge(graph, id.clone(), format!("citation:{}", ev.citations[c].0), "leads_to");
+                edge(graph, id.clone(), format!("citation:{}", ev.citations[c].0), EdgeKind::LeadsTo);
             }
         }
     }
     for (id, kind) in citation_edges {
-        edge(graph, format!("citation:{id}"), "answer".into(), kind);
+        edge(graph, format!("citation:{id}"), "answer".into(), *kind);
     }
 }

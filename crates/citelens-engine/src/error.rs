@@ -1,5 +1,6 @@
 //! Typed errors: bad input is reported, never a panic.
 
+use citelens_types::InputError;
 use thiserror::Error;
 
 #[derive(Debug, Error)]
@@ -11,10 +12,21 @@ pub enum EngineError {
     TooLarge { what: String, cap: &'static str, actual: usize, limit: usize },
     /// A citation's `document` cannot be read as text (empty, binary, too large).
     #[error("citation {citation:?}'s document: {error}")]
-    Document { citation: String, error: crate::document::DocumentError },
+    Document { citation: String, error: citelens_types::DocumentError },
     #[cfg(feature = "nli")]
     #[error("the NLI model failed: {0}")]
     Nli(#[from] citelens_nli::NliError),
+}
+
+/// The input's own errors keep their variants here, so a caller matches one error type.
+impl From<InputError> for EngineError {
+    fn from(e: InputError) -> Self {
+        match e {
+            InputError::Json(m) => EngineError::Json(m),
+            InputError::TooLarge { what, cap, actual, limit } => EngineError::TooLarge { what, cap, actual, limit },
+            InputError::Document { citation, error } => EngineError::Document { citation, error },
+        }
+    }
 }
 
 pub type Result<T> = std::result::Result<T, EngineError>;

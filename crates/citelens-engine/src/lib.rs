@@ -17,13 +17,11 @@ pub mod document;
 pub mod entities;
 mod error;
 pub mod evidence;
-pub mod input;
 pub mod kg;
 pub mod markers;
 pub mod plan;
 mod progressive;
 mod question;
-pub mod report;
 pub mod retrieve;
 pub mod scorer;
 pub mod segment;
@@ -34,17 +32,14 @@ pub use combiner::{Combiner, CombinerError};
 pub use decide::{ClaimFacts, Decider, Decision, RuleDecider};
 pub use document::{Document, DocumentError};
 pub use error::{EngineError, Result};
-pub use input::{Caps, Citation, Cut, Input, Triple};
 pub use plan::{DocumentStage, Plan, Scores};
 pub use progressive::{report_steps, sentence_prefix_ends};
-pub use report::*;
+// The input and report types live in `citelens-types` (a UI needs them without the rules); their
+// old paths (`citelens_engine::report::…`, `citelens_engine::input::…`) still resolve.
+pub use citelens_types::report::*;
+pub use citelens_types::{input, input_schema, report, Caps, CharIndex, Citation, Cut, Input, InputError, Probs, Triple};
 pub use retrieve::{Bm25, Bm25Index};
 pub use retrieve::{Retriever, WordOverlap};
 pub use scorer::Scorer;
 pub use thresholds::Thresholds;
 pub use verify::{categorize, report_with, Engine};
-
-/// The input document's JSON Schema (published as `schema/input.schema.json`).
-pub fn input_schema() -> serde_json::Value {
-    serde_json::to_value(schemars::schema_for!(Input)).expect("schema serialises")
-}

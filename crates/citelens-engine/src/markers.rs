@@ -1,11 +1,12 @@
 //! Citation markers in the answer: `[1]`, `[1][2]`, `[1, 2]`, `[NA]`, and KaLMA-style
 //! knowledge-graph citations `[Q212657, occupation: painter, place of birth: Rome]`.
 //!
-//! Markers are cut out of the answer to give the clean text the model reads; `OffsetMap` maps clean
-//! byte offsets back to the original answer.
+//! Markers are cut out of the answer to give the clean text the model reads; `CleanAnswer` maps clean
+//! byte offsets back to the original answer, and to its characters.
 
 use std::sync::OnceLock;
 
+use citelens_types::CharIndex;
 use regex::Regex;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -35,9 +36,22 @@ pub struct CleanAnswer {
     pub markers: Vec<Marker>,
     /// (clean offset, original offset) at the start of each kept piece, ascending.
     pieces: Vec<(usize, usize)>,
+    /// The original answer's character offsets, for the report (which counts characters).
+    original_chars: CharIndex,
 }
 
 impl CleanAnswer {
+    /// The character offset in the original answer of an original byte offset: O(1).
+    pub fn original_char(&self, original_byte: usize) -> usize {
+        self.original_chars.char_of_byte(original_byte)
+    }
+
+    /// A clean byte range as character offsets of the original answer (the report's sentences,
+    /// claims and spans): the start after any marker there, the end before one.
+    pub fn original_char_range(&self, clean_start: usize, clean_end: usize) -> (usize, usize) {
+        (self.original_char(self.to_original(clean_start)), self.original_char(self.to_original_end(clean_end)))
+    }
+
     /// Original byte offset of a clean byte offset (a range's start: after any marker there).
     pub fn to_original(&self, clean: usize) -> usize {
         let i = self.pieces.partition_point(|(c, _)| *c <= clean).saturating_sub(1);
@@ -118,7 +132,7 @@ pub fn strip(answer: &str, known_ids: &[&str]) -> CleanAnswer {
         last = whole.end();
     }
     push_kept(&mut text, &mut pieces, &answer[last..], last, pending_space);
-    CleanAnswer { text, markers, pieces }
+    CleanAnswer { text, markers, pieces, original_chars: CharIndex::new(answer) }
 }
 
 #[cfg(test)]

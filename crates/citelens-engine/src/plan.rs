@@ -15,7 +15,7 @@ use crate::input::{Caps, Citation, Input};
 use crate::kg;
 use crate::markers::{self, CleanAnswer, MarkerKind};
 use crate::question;
-use crate::report::{Finding, Probs};
+use crate::report::{Finding, FindingKind, Probs};
 use crate::retrieve::{Retriever, Unit};
 use crate::scorer::Scorer;
 use crate::segment::{self, Piece};
@@ -166,13 +166,16 @@ impl Plan {
         let clean = markers::strip(&input.answer, &ids);
         let question = input.question.clone().unwrap_or_default();
         if clean.text.trim().is_empty() {
-            findings.push(finding("empty_answer", "the answer has no text to verify".into()));
+            findings.push(finding(FindingKind::EmptyAnswer, "the answer has no text to verify".into()));
         }
         let question_discourse = Discourse::from_question(input.question.as_deref().unwrap_or(""));
         let sources: Vec<Source> = input.citations.iter().map(|c| source_of(c, &question_discourse)).collect();
         for s in &sources {
             if s.premise.trim().is_empty() && s.units.is_empty() {
-                findings.push(finding("empty_citation", format!("citation {:?} has neither text, document nor triples", s.citation.id)));
+                findings.push(finding(
+                    FindingKind::EmptyCitation,
+                    format!("citation {:?} has neither text, document nor triples", s.citation.id),
+                ));
             }
         }
         let by_id: HashMap<&str, usize> = input.citations.iter().enumerate().map(|(i, c)| (c.id.as_str(), i)).collect();
@@ -209,7 +212,7 @@ impl Plan {
                     for id in list {
                         match by_id.get(id.as_str()) {
                             Some(&ix) => cite(w, ix),
-                            None => findings.push(finding("unknown_marker", format!("marker [{id}] names no citation"))),
+                            None => findings.push(finding(FindingKind::UnknownMarker, format!("marker [{id}] names no citation"))),
                         }
                     }
                 }
@@ -224,8 +227,10 @@ impl Plan {
                             w.graph_facts.push((ix, entity.clone(), rel.clone(), val.clone()));
                         }
                     }
-                    None => findings
-                        .push(finding("unknown_marker", format!("knowledge-graph marker names {entity}, which no citation describes"))),
+                    None => findings.push(finding(
+                        FindingKind::UnknownMarker,
+                        format!("knowledge-graph marker names {entity}, which no citation describes"),
+                    )),
                 },
             }
         }
@@ -242,7 +247,7 @@ impl Plan {
         }
         for (i, c) in input.citations.iter().enumerate() {
             if !used[i] {
-                findings.push(finding("uncited_citation", format!("citation {:?} is never cited", c.id)));
+                findings.push(finding(FindingKind::UncitedCitation, format!("citation {:?} is never cited", c.id)));
             }
         }
 
@@ -613,8 +618,8 @@ impl Scores {
     }
 }
 
-fn finding(kind: &str, message: String) -> Finding {
-    Finding { kind: kind.into(), message }
+fn finding(kind: FindingKind, message: String) -> Finding {
+    Finding { kind, message }
 }
 
 fn source_of(c: &Citation, question: &Discourse) -> Source {

@@ -23,22 +23,20 @@ use citelens_nli::NliModel;
 
 /// What the engine reads of the model's verdict on a pair (the CLI's scorer and the worker's batcher).
 #[cfg(feature = "nli")]
-impl From<&citelens_nli::Prediction> for Probs {
-    fn from(p: &citelens_nli::Prediction) -> Self {
-        Probs {
-            entailment: p.probabilities.entailment,
-            neutral: p.probabilities.neutral,
-            contradiction: p.probabilities.contradiction,
-            four_way: p.four_way,
-            evidence: p.evidence,
-        }
+pub fn probs_of(p: &citelens_nli::Prediction) -> Probs {
+    Probs {
+        entailment: p.probabilities.entailment,
+        neutral: p.probabilities.neutral,
+        contradiction: p.probabilities.contradiction,
+        four_way: p.four_way,
+        evidence: p.evidence,
     }
 }
 
 #[cfg(feature = "nli")]
 impl Scorer for NliModel {
     fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
-        self.predict_batch(pairs).into_iter().map(|r| r.map(|p| Probs::from(&p)).map_err(|e| e.to_string())).collect()
+        self.predict_batch(pairs).into_iter().map(|r| r.map(|p| probs_of(&p)).map_err(|e| e.to_string())).collect()
     }
 
     fn name(&self) -> String {

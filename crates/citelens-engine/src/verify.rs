@@ -75,7 +75,7 @@ impl<S: Scorer> Engine<S> {
         plan.prescore(first, scores);
         if let Some(e) = scores.errors.first() {
             plan.findings.push(Finding {
-                kind: "truncated".into(),
+                kind: FindingKind::Truncated,
                 message: format!("{} candidate evidence pair(s) could not be scored and count as neutral: {e}", scores.errors.len()),
             });
         }
@@ -119,7 +119,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
     let mut findings = plan.findings.clone();
     if !book.errors.is_empty() {
         findings.push(Finding {
-            kind: "truncated".into(),
+            kind: FindingKind::Truncated,
             message: format!("{} pair(s) could not be scored and count as neutral: {}", book.errors.len(), book.errors[0]),
         });
     }
@@ -146,14 +146,16 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         // A sentence with nothing to verify: it cites nothing, or it abstains.
         if w.cited.is_empty() || w.abstention.is_some() {
             match &w.abstention {
-                Some(a) => findings.push(Finding { kind: "abstention".into(), message: format!("sentence {si}: {}", a.message) }),
-                None if w.na.is_empty() && !text.trim().is_empty() => findings
-                    .push(Finding { kind: "uncited_sentence".into(), message: format!("sentence {si} cites nothing and is not verified") }),
+                Some(a) => findings.push(Finding { kind: FindingKind::Abstention, message: format!("sentence {si}: {}", a.message) }),
+                None if w.na.is_empty() && !text.trim().is_empty() => findings.push(Finding {
+                    kind: FindingKind::UncitedSentence,
+                    message: format!("sentence {si} cites nothing and is not verified"),
+                }),
                 None => {}
             }
             sentence_reports.push(SentenceReport {
-                start: char_at(&input.answer, start),
-                end: char_at(&input.answer, end),
+                start: clean.original_char(start),
+                end: clean.original_char(end),
                 text,
                 citations: citation_ids,
                 verdict: None,
@@ -183,19 +185,8 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         let sentence_reading = w.whole.filter(|_| w.claims.len() > 1).and_then(|i| book.get(i).four_way);
         for (ci, cw) in w.claims.iter().enumerate() {
             let found_in = plan.chosen.claims.get(&(si, ci)).map(Vec::as_slice);
-            let report = decide_claim(
-                cw,
-                book,
-                decider,
-                &evidence_mentions,
-                sentence_reading,
-                &w.cited,
-                input,
-                sources,
-                (clean, &input.answer),
-                &question,
-                found_in,
-            );
+            let report =
+                decide_claim(cw, book, decider, &evidence_mentions, sentence_reading, &w.cited, input, sources, clean, &question, found_in);
             let label = match report.status {
                 ClaimStatus::Supported => SpanLabel::Supported,
                 ClaimStatus::Contradicted => SpanLabel::Contradicted,
@@ -285,7 +276,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
             let combined = combine(v, f, confirmed, &t);
             if combined.category != v.category {
                 findings.push(Finding {
-                    kind: "four_way".into(),
+                    kind: FindingKind::FourWay,
                     message: format!(
                         "sentence {si}: the four-way head reads {} ({:.2}) where the rules read {}",
                         combined.category.as_str(),
@@ -309,7 +300,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
             .collect();
 
         // Complexity and graph.
-        let conjuncts: Vec<(String, String)> = w
+        let conjuncts: Vec<(String, ClaimDecider)> = w
             .claims
             .iter()
             .zip(&claims)
@@ -329,14 +320,14 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         let shared = complexity::shared_entities(&ev);
         let kind = complexity::classify(&ev, &shared);
         kinds.push(kind);
-        let edges: Vec<(String, &'static str)> = per_citation
+        let edges: Vec<(String, EdgeKind)> = per_citation
             .iter()
             .map(|v| {
                 let e = match v.category {
-                    Category::Supportive => "supports",
-                    Category::PartiallySupportive => "partially_supports",
-                    Category::Contradictory => "contradicts",
-                    Category::Irrelevant => "cited",
+                    Category::Supportive => EdgeKind::Supports,
+                    Category::PartiallySupportive => EdgeKind::PartiallySupports,
+                    Category::Contradictory => EdgeKind::Contradicts,
+                    Category::Irrelevant => EdgeKind::Cited,
                 };
                 (v.citation.clone(), e)
             })
@@ -356,8 +347,8 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
             });
         }
         sentence_reports.push(SentenceReport {
-            start: char_at(&input.answer, start),
-            end: char_at(&input.answer, end),
+            start: clean.original_char(start),
+            end: clean.original_char(end),
             text,
             citations: citation_ids,
             verdict,
@@ -428,7 +419,7 @@ fn decide_claim(
     cited: &[usize],
     input: &Input,
     sources: &[Source],
-    (clean, answer): (&CleanAnswer, &str),
+    clean: &CleanAnswer,
     question: &str,
     found_in: Option<&[ClaimEvidence]>,
 ) -> ClaimReport {
@@ -440,22 +431,23 @@ fn decide_claim(
         .map(|(&pair, &ix)| CitationScore { citation: input.citations[ix].id.clone(), probabilities: book.get(pair) })
         .collect();
     // The best-entailing reading: one citation alone (a union's independent fact) or all together.
-    let mut candidates: Vec<(String, Probs)> = by_citation.iter().map(|s| (s.citation.clone(), s.probabilities)).collect();
+    let mut candidates: Vec<(ClaimDecider, Probs)> =
+        by_citation.iter().map(|s| (ClaimDecider::Citation(s.citation.clone()), s.probabilities)).collect();
     // A single evidence sentence can entail what a long passage dilutes.
     for &(pos, _, pair) in &cw.units {
-        candidates.push((input.citations[cited[pos]].id.clone(), book.get(pair)));
+        candidates.push((ClaimDecider::Citation(input.citations[cited[pos]].id.clone()), book.get(pair)));
     }
     if let Some(j) = cw.joint {
-        candidates.push(("joint".into(), book.get(j)));
+        candidates.push((ClaimDecider::Joint, book.get(j)));
     }
     for &(pos, pair) in &cw.restated {
-        let by = pos.map_or_else(|| "joint".to_string(), |pos| input.citations[cited[pos]].id.clone());
+        let by = pos.map_or(ClaimDecider::Joint, |pos| ClaimDecider::Citation(input.citations[cited[pos]].id.clone()));
         candidates.push((by, book.get(pair)));
     }
     let best = candidates
         .iter()
         .cloned()
-        .fold(None::<(String, Probs)>, |b, c| match b {
+        .fold(None::<(ClaimDecider, Probs)>, |b, c| match b {
             Some(b) if b.1.entailment >= c.1.entailment => Some(b),
             _ => Some(c),
         })
@@ -465,13 +457,13 @@ fn decide_claim(
     let (decided_by, probs) = if best.1.entailment >= t.values_entailment.min(t.entailment) && best.1.entailment >= best.1.contradiction {
         best
     } else if let Some(j) = cw.joint {
-        ("joint".into(), book.get(j))
+        (ClaimDecider::Joint, book.get(j))
     } else {
         // Passages too long to read together: the least contradicting one speaks for them.
         by_citation
             .iter()
             .min_by(|a, b| a.probabilities.contradiction.total_cmp(&b.probabilities.contradiction))
-            .map(|s| (s.citation.clone(), s.probabilities))
+            .map(|s| (ClaimDecider::Citation(s.citation.clone()), s.probabilities))
             .expect("a cited sentence has at least one citation")
     };
     let probes: Vec<Option<(f32, f32)>> =
@@ -550,7 +542,10 @@ fn decide_claim(
             .claim
             .parts
             .iter()
-            .map(|p| Range { start: char_at(answer, clean.to_original(p.start)), end: char_at(answer, clean.to_original_end(p.end)) })
+            .map(|p| {
+                let (start, end) = clean.original_char_range(p.start, p.end);
+                Range { start, end }
+            })
             .collect(),
         status,
         probabilities: probs,
@@ -820,8 +815,8 @@ fn spans_of(labels: &[Option<(SpanLabel, usize)>], clean: &CleanAnswer, answer: 
             let (os, oe) = (clean.to_original(s), clean.to_original_end(e));
             let evidence = if cur.1 < claims.len() { claims[cur.1].evidence.clone() } else { vec![] };
             out.push(Span {
-                start: char_at(answer, os),
-                end: char_at(answer, oe),
+                start: clean.original_char(os),
+                end: clean.original_char(oe),
                 label: cur.0,
                 text: answer.get(os..oe).unwrap_or(text).to_string(),
                 evidence,
@@ -865,12 +860,6 @@ fn kg_metrics(facts: Vec<CitedFact>, not_verifiable_sentences: Vec<usize>, input
         cited_facts: facts,
         not_verifiable_sentences,
     }
-}
-
-/// Character offset of a byte offset.
-fn char_at(text: &str, byte: usize) -> usize {
-    let b = byte.min(text.len());
-    text.char_indices().take_while(|(i, _)| *i < b).count()
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! Engine rules with a scripted scorer (a test double: the product path always uses the real model).
 
 use citelens_engine::{
-    input_schema, Caps, Category, Citation, ClaimStatus, Engine, EngineError, Input, Probs, Scorer, SpanLabel, REPORT_VERSION,
+    input_schema, Caps, Category, Citation, ClaimStatus, Engine, EngineError, FindingKind, Input, InputError, Probs, Scorer, SpanLabel,
+    REPORT_VERSION,
 };
 
 /// Answers by the first rule whose words the hypothesis contains; neutral otherwise.
@@ -77,7 +78,7 @@ fn findings_not_crashes() {
     assert!(kinds.contains(&"uncited_citation"), "{kinds:?}");
     assert!(kinds.contains(&"uncited_sentence"), "{kinds:?}");
     let r = e.verify(&doc("", &[])).unwrap();
-    assert_eq!(r.findings[0].kind, "empty_answer");
+    assert_eq!(r.findings[0].kind, FindingKind::EmptyAnswer);
     assert_eq!(r.overall.category, Category::Irrelevant);
 }
 
@@ -91,7 +92,7 @@ fn caps_are_named_in_errors() {
     let refs: Vec<(&str, &str)> = many.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     let err = e.verify(&doc("A [1].", &refs)).unwrap_err();
     assert!(matches!(err, EngineError::TooLarge { cap: "max_citations", .. }), "{err}");
-    assert!(matches!(Input::from_json("{\"answer\": 3}"), Err(EngineError::Json(_))));
+    assert!(matches!(Input::from_json("{\"answer\": 3}"), Err(InputError::Json(_))));
 }
 
 #[test]
@@ -212,7 +213,7 @@ fn pairs_scored_elsewhere_give_the_same_report() {
     assert_eq!(serde_json::to_value(&split).unwrap(), serde_json::to_value(e.verify(&input).unwrap()).unwrap());
     // A pair missing from the table is reported, not a crash.
     let partial = e.verify_with_scores(&input, &Default::default()).unwrap();
-    assert!(partial.findings.iter().any(|f| f.kind == "truncated"), "{:?}", partial.findings);
+    assert!(partial.findings.iter().any(|f| f.kind == FindingKind::Truncated), "{:?}", partial.findings);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use citelens_engine::{Category, Citation, DocumentError, Engine, EngineError, Input, Probs, Scorer};
+use citelens_engine::{Category, Citation, DocumentError, Engine, EngineError, FindingKind, Input, Probs, Scorer};
 
 const ENT: Probs = Probs { entailment: 0.95, neutral: 0.03, contradiction: 0.02, four_way: None, evidence: None };
 const CON: Probs = Probs { entailment: 0.01, neutral: 0.02, contradiction: 0.97, four_way: None, evidence: None };
@@ -181,5 +181,5 @@ fn round_one_pairs_missing_from_the_table_count_as_neutral_and_are_a_finding() {
     let plan = e.round_two(&inp, &first, &first.scores_from(&Default::default())).unwrap();
     let scores = plan.score(&e.scorer);
     let r = e.report(&plan, &scores, plan.sentences.len());
-    assert!(r.findings.iter().any(|f| f.kind == "truncated" && f.message.contains("could not be scored")), "{:?}", r.findings);
+    assert!(r.findings.iter().any(|f| f.kind == FindingKind::Truncated && f.message.contains("could not be scored")), "{:?}", r.findings);
 }

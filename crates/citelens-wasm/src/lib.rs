@@ -1,7 +1,7 @@
 //! citelens for JavaScript: construct from the three model files' bytes, then score pairs (`Nli`)
 //! or verify whole cited answers (`Verifier`, the same engine and report as the CLI).
 
-use citelens_engine::{Cut, Engine, Finding, Input, Report, Scorer};
+use citelens_engine::{Cut, Engine, Finding, FindingKind, Input, Report, Scorer};
 use citelens_nli::NliModel;
 use wasm_bindgen::prelude::*;
 
@@ -57,7 +57,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// One `truncated` finding per thing `Input::fit_to` cut, so the report says what was not verified.
 fn cut_findings(cuts: &[Cut]) -> Vec<Finding> {
     cuts.iter()
-        .map(|c| Finding { kind: "truncated".into(), message: format!("{} cut from {} to {} (cap {})", c.what, c.from, c.to, c.cap) })
+        .map(|c| Finding { kind: FindingKind::Truncated, message: format!("{} cut from {} to {} (cap {})", c.what, c.from, c.to, c.cap) })
         .collect()
 }
 
@@ -226,7 +226,7 @@ impl Verifier {
         let mut report = self.engine.report(plan, &scores, upto);
         if upto < plan.sentences.len() {
             // Pairs of later sentences are not scored yet: not a finding about this partial report.
-            report.findings.retain(|f| f.kind != "truncated" || !f.message.contains("could not be scored"));
+            report.findings.retain(|f| f.kind != FindingKind::Truncated || !f.message.contains("could not be scored"));
         }
         serde_json::to_string(&report).map_err(js_err)
     }

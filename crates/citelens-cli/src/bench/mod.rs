@@ -124,8 +124,7 @@ impl Scorer for CachedScorer {
 impl CachedScorer {
     /// The model `--model` names (or the shipped one), with the answers of `--score-cache` loaded.
     fn open(args: &BenchArgs) -> anyhow::Result<CachedScorer> {
-        let dir = crate::resolve_model_dir(args.model.clone())?;
-        let model = NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))?;
+        let model = crate::load_model(args.model.clone())?;
         let scorer = CachedScorer { model, cache: RefCell::default(), scored: RefCell::new(0), seconds: RefCell::new(0.0) };
         if let Some(path) = &args.score_cache {
             let n = scorer.load(path)?;

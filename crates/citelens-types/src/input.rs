@@ -3,7 +3,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{EngineError, Result};
+use crate::error::InputError;
+
+type Result<T> = std::result::Result<T, InputError>;
 
 /// One cited answer to verify.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -158,13 +160,13 @@ impl Input {
     pub fn from_json(text: &str) -> Result<Self> {
         // Name the field that is wrong ("answer: invalid type ..."), not only the column.
         let de = &mut serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(de).map_err(|e| EngineError::Json(e.to_string()))
+        serde_path_to_error::deserialize(de).map_err(|e| InputError::Json(e.to_string()))
     }
 
     pub fn check(&self, caps: &Caps) -> Result<()> {
         let over = |what: String, cap, actual, limit| {
             if actual > limit {
-                Err(EngineError::TooLarge { what, cap, actual, limit })
+                Err(InputError::TooLarge { what, cap, actual, limit })
             } else {
                 Ok(())
             }
@@ -186,9 +188,14 @@ impl Input {
                     d.chars().count(),
                     caps.max_document_chars,
                 )?;
-                crate::document::Document::check(d).map_err(|error| EngineError::Document { citation: c.id.clone(), error })?;
+                crate::document_text::check(d).map_err(|error| InputError::Document { citation: c.id.clone(), error })?;
             }
         }
         Ok(())
     }
+}
+
+/// The JSON Schema of the input document (`citelens schema`).
+pub fn input_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(Input)).expect("schema serialises")
 }

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::probs::Probs;
+
 /// Bumped when a field changes meaning or disappears.
 pub const REPORT_VERSION: &str = "1.1";
 
@@ -74,21 +76,6 @@ pub enum SpanLabel {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Probs {
-    pub entailment: f32,
-    pub neutral: f32,
-    pub contradiction: f32,
-    /// The four-way head's probabilities (supportive, partially supportive, contradictory,
-    /// irrelevant), when the model has one: read in the same pass as the three NLI labels.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub four_way: Option<[f32; 4]>,
-    /// The evidence head's probability that the premise is evidence for the claim (states, partly
-    /// states or denies it), when the model has one: ranks a long document's sentences.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub evidence: Option<f32>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     pub category: Category,
     pub confidence: f32,
@@ -128,6 +115,16 @@ impl DecidedBy {
     }
 }
 
+/// What kind of value a typed check compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckKind {
+    Number,
+    Date,
+    Polarity,
+    Name,
+}
+
 /// What a typed check found; a lower-case string in the JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -145,7 +142,7 @@ pub enum CheckResult {
 /// One typed check between a claim and its evidence (numbers, dates, polarity, names).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckReport {
-    pub kind: crate::checks::CheckKind,
+    pub kind: CheckKind,
     pub result: CheckResult,
     pub answer_says: String,
     #[serde(skip_serializing_if = "String::is_empty", default)]
@@ -209,7 +206,7 @@ pub struct ClaimReport {
     /// The deciding probabilities (the best single citation, or all cited passages read together).
     pub probabilities: Probs,
     /// `"joint"` when all cited passages read together decided, else the citation id.
-    pub decided_by: String,
+    pub decided_by: ClaimDecider,
     pub by_citation: Vec<CitationScore>,
     /// Evidence sentences (or triples) that decided it, best first.
     pub evidence: Vec<EvidenceRef>,
@@ -237,6 +234,42 @@ pub struct ClaimReport {
     pub signals: ClaimSignals,
 }
 
+/// Which reading decided a claim: one citation, or all cited passages read together. A string in
+/// the JSON (`"joint"` or the citation's id), as before it was a type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ClaimDecider {
+    Joint,
+    Citation(String),
+}
+
+impl ClaimDecider {
+    pub fn as_str(&self) -> &str {
+        match self {
+            ClaimDecider::Joint => "joint",
+            ClaimDecider::Citation(id) => id,
+        }
+    }
+}
+
+impl std::fmt::Display for ClaimDecider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ClaimDecider {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ClaimDecider {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Ok(if s == "joint" { ClaimDecider::Joint } else { ClaimDecider::Citation(s) })
+    }
+}
+
 fn one() -> f32 {
     1.0
 }
@@ -262,10 +295,32 @@ pub struct SentenceReport {
     /// The sentence abstains ("The document does not say…"): whether the cited evidence really
     /// lacks the answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub abstention: Option<crate::abstain::AbstentionCheck>,
+    pub abstention: Option<AbstentionCheck>,
     /// What the combiner read for this sentence (`combiner::FEATURE_NAMES`); not part of the JSON.
     #[serde(skip)]
     pub features: Vec<f32>,
+}
+
+/// A sentence of a cited document, for the reader.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Quote {
+    pub citation: String,
+    /// Character offsets into the citation's document (or text).
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+}
+
+/// The check of an abstaining sentence ("The document does not say…").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AbstentionCheck {
+    /// The document very likely lacks the answer (no sentence carries what is asked about).
+    pub unanswerable: bool,
+    /// Share of the asked-about words the best sentence carries.
+    pub coverage: f32,
+    /// Where the answer may be (best first); empty when `unanswerable`.
+    pub nearest: Vec<Quote>,
+    pub message: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -277,12 +332,39 @@ pub struct Span {
     pub evidence: Vec<EvidenceRef>,
 }
 
+/// A node of the reasoning graph; a lower-case string in the JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    Answer,
+    Citation,
+    /// Shared by citations and named in the answer.
+    Entity,
+    /// Shared by citations, absent from the answer: a link in a chain.
+    Bridge,
+}
+
+/// An edge of the reasoning graph; a lower-case string in the JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EdgeKind {
+    Supports,
+    PartiallySupports,
+    Contradicts,
+    /// Citation → answer.
+    Cited,
+    /// Citation → entity.
+    Mentions,
+    /// Bridge → citation.
+    LeadsTo,
+    /// Entity → answer.
+    Names,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GraphNode {
     pub id: String,
-    /// `answer`, `citation`, `entity` (shared by citations and named in the answer) or `bridge`
-    /// (shared by citations, absent from the answer: a link in a chain).
-    pub kind: String,
+    pub kind: NodeKind,
     pub label: String,
 }
 
@@ -290,9 +372,7 @@ pub struct GraphNode {
 pub struct GraphEdge {
     pub from: String,
     pub to: String,
-    /// `supports`, `partially_supports`, `contradicts`, `cited` (citation → answer), `mentions`
-    /// (citation → entity), `leads_to` (bridge → citation), `names` (entity → answer).
-    pub kind: String,
+    pub kind: EdgeKind,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -335,11 +415,77 @@ pub struct KgMetrics {
     pub not_verifiable_sentences: Vec<usize>,
 }
 
+/// What a finding is about; a lower-case string in the JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    /// A marker that names no citation.
+    UnknownMarker,
+    /// A citation no marker names.
+    UncitedCitation,
+    EmptyAnswer,
+    /// A sentence that cites nothing: not verified.
+    UncitedSentence,
+    /// A citation with no text, document or triples.
+    EmptyCitation,
+    /// Something was cut to fit a cap or could not be scored.
+    Truncated,
+    /// A sentence abstains; what its check found.
+    Abstention,
+    /// The four-way head's reading, where it disagreed with the rules.
+    FourWay,
+}
+
+/// The JSON names of the enums that stand for what were strings, for text output (`Display`).
+macro_rules! json_names {
+    ($($ty:ident { $($variant:ident => $name:literal),+ $(,)? })+) => {$(
+        impl $ty {
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
+
+            /// The name the JSON gives it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name),+
+                }
+            }
+        }
+
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    )+};
+}
+
+json_names! {
+    CheckKind { Number => "number", Date => "date", Polarity => "polarity", Name => "name" }
+    CheckResult { Match => "match", Absent => "absent", Mismatch => "mismatch", Unconfirmed => "unconfirmed" }
+    NodeKind { Answer => "answer", Citation => "citation", Entity => "entity", Bridge => "bridge" }
+    EdgeKind {
+        Supports => "supports",
+        PartiallySupports => "partially_supports",
+        Contradicts => "contradicts",
+        Cited => "cited",
+        Mentions => "mentions",
+        LeadsTo => "leads_to",
+        Names => "names",
+    }
+    FindingKind {
+        UnknownMarker => "unknown_marker",
+        UncitedCitation => "uncited_citation",
+        EmptyAnswer => "empty_answer",
+        UncitedSentence => "uncited_sentence",
+        EmptyCitation => "empty_citation",
+        Truncated => "truncated",
+        Abstention => "abstention",
+        FourWay => "four_way",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Finding {
-    /// `unknown_marker`, `uncited_citation`, `empty_answer`, `uncited_sentence`, `empty_citation`,
-    /// `truncated`.
-    pub kind: String,
+    pub kind: FindingKind,
     pub message: String,
 }
 
@@ -357,4 +503,47 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// Premise/claim pairs the model scored (with long documents, round one's candidates included).
     pub pairs_scored: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json_name<T: Serialize>(value: T) -> String {
+        serde_json::to_value(value).expect("serialises").as_str().expect("a string").to_string()
+    }
+
+    /// The text names (`Display`, `as_str`) and the JSON's are one list: a variant added to one is
+    /// added to the other, or this fails.
+    #[test]
+    fn text_names_are_the_json_names() {
+        for k in CheckKind::ALL {
+            assert_eq!(k.as_str(), json_name(k));
+        }
+        for r in CheckResult::ALL {
+            assert_eq!(r.as_str(), json_name(r));
+        }
+        for n in NodeKind::ALL {
+            assert_eq!(n.as_str(), json_name(n));
+        }
+        for e in EdgeKind::ALL {
+            assert_eq!(e.as_str(), json_name(e));
+        }
+        for f in FindingKind::ALL {
+            assert_eq!(f.as_str(), json_name(f));
+        }
+        for c in Category::ALL {
+            assert_eq!(c.as_str(), json_name(c));
+        }
+    }
+
+    #[test]
+    fn a_claim_decider_is_the_string_it_was() {
+        assert_eq!(serde_json::to_string(&ClaimDecider::Joint).unwrap(), "\"joint\"");
+        assert_eq!(serde_json::to_string(&ClaimDecider::Citation("2".into())).unwrap(), "\"2\"");
+        let back: ClaimDecider = serde_json::from_str("\"joint\"").unwrap();
+        assert_eq!(back, ClaimDecider::Joint);
+        let back: ClaimDecider = serde_json::from_str("\"Q42\"").unwrap();
+        assert_eq!(back, ClaimDecider::Citation("Q42".into()));
+    }
 }

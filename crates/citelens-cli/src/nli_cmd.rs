@@ -35,7 +35,7 @@ pub struct NliArgs {
 }
 
 pub fn run(args: NliArgs) -> anyhow::Result<ExitCode> {
-    let model = crate::load_model(args.model.clone())?;
+    let model = citelens_bench::setup::load_model(args.model.clone())?;
     match (&args.premise, &args.hypothesis, &args.input) {
         (Some(p), Some(h), None) => single(&model, p, h),
         (None, None, Some(input)) => lines(&model, input, args.output.as_deref(), args.chunk as usize),

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use citelens_engine::{Engine, Input, Thresholds};
-use citelens_nli::NliModel;
+use citelens_bench::setup::{self, SentenceDecider};
+use citelens_engine::Input;
 use clap::{Args, ValueEnum};
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -39,27 +39,6 @@ pub struct VerifyArgs {
     decide: SentenceDecider,
 }
 
-/// What decides a sentence's category.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
-pub enum SentenceDecider {
-    /// CAQA's rule over the claims, with the four-way head where the rules leave it open (the default).
-    Rules,
-    /// The learned combiner over the engine's readings (`training/combiner.py`).
-    Combiner,
-}
-
-/// The combiner `decide` asks for: the shipped one, or the file `path` names.
-pub fn sentence_decider(decide: SentenceDecider, path: Option<&std::path::Path>) -> anyhow::Result<Option<citelens_engine::Combiner>> {
-    Ok(match (decide, path) {
-        (SentenceDecider::Rules, _) => None,
-        (SentenceDecider::Combiner, Some(path)) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-            Some(citelens_engine::Combiner::from_json(&text).with_context(|| path.display().to_string())?)
-        }
-        (SentenceDecider::Combiner, None) => Some(citelens_engine::Combiner::shipped()),
-    })
-}
-
 /// Reads `path` ("-": standard input) as one JSON document or as JSON lines.
 pub fn read_documents(path: &str) -> anyhow::Result<Vec<Result<Input, String>>> {
     let mut text = String::new();
@@ -79,26 +58,11 @@ pub fn read_documents(path: &str) -> anyhow::Result<Vec<Result<Input, String>>> 
         .collect())
 }
 
-pub fn load_engine(model: Option<PathBuf>, thresholds: Option<PathBuf>) -> anyhow::Result<Engine<NliModel>> {
-    let nli = crate::load_model(model)?;
-    let mut engine = Engine::new(nli);
-    if let Some(path) = thresholds {
-        engine.thresholds = read_thresholds(&path)?;
-    }
-    Ok(engine)
-}
-
-/// A thresholds file (`--thresholds`, as `bench --save-thresholds` writes it).
-pub fn read_thresholds(path: &std::path::Path) -> anyhow::Result<Thresholds> {
-    serde_json::from_str(&std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?)
-        .with_context(|| format!("{} is not a thresholds file", path.display()))
-}
-
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let mut docs = read_documents(&args.input)?;
     let mut documents = Vec::new();
     for path in &args.document {
-        documents.push((path, crate::doc_text::read(path)?));
+        documents.push((path, citelens_bench::doc_text::read(path)?));
     }
     for input in docs.iter_mut().flatten() {
         for (path, text) in &documents {
@@ -107,8 +71,8 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             input.citations.push(citelens_engine::Citation { id, title, document: Some(text.clone()), ..Default::default() });
         }
     }
-    let mut engine = load_engine(args.model, args.thresholds)?;
-    engine.combiner = sentence_decider(args.decide, None)?;
+    let mut engine = setup::load_engine(args.model, args.thresholds)?;
+    engine.combiner = setup::sentence_decider(args.decide, None)?;
     let single = docs.len() == 1;
     let mut out = std::io::stdout().lock();
     let mut failed = 0;

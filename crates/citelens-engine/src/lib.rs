@@ -2,6 +2,17 @@
 //! evidence in; a versioned JSON report out (categories, spans, complexity, knowledge-graph
 //! metrics). No browser or I/O dependencies: the CLI, the widget, the worker and the extension
 //! share it.
+//!
+//! The stages, in the order [`Engine::verify`] runs them (`docs/ARCHITECTURE.md` draws them):
+//! - **text**: [`markers`] cuts the citation markers out, [`segment`] finds the sentences,
+//!   [`claims`] splits them into atomic claims, [`entities`] names the names, numbers and dates;
+//! - **plan**: [`plan`] lists every (evidence, claim) pair to score once, with [`retrieve`] and
+//!   [`evidence`] choosing a long [`document`]'s sentences;
+//! - **score**: a [`Scorer`] (the model, `citelens-nli`, behind the `nli` feature) fills the
+//!   score table ([`Scores`]);
+//! - **decide**: [`checks`] compares values, [`decide`] applies the rules (or [`combiner`] the
+//!   learned combiner), [`abstain`] checks abstentions, [`complexity`] names the reasoning;
+//! - **report**: the report assembled in `verify.rs`, in `citelens-types`' [`Report`].
 
 // Rules read as their sentence ("a name word, joined, and not a number after a word"), and loops walk
 // parallel arrays by position: clippy's rewrites of both read worse here.

@@ -1,9 +1,5 @@
 //! `citelens generate caqa`: CAQA-style benchmark data from a knowledge graph.
 
-mod caqa;
-mod graph;
-mod templates;
-
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 
-pub use caqa::{CitationStyle, Split};
+use citelens_caqa_gen::{caqa, graph, CitationStyle, Split};
 
 #[derive(Args)]
 pub struct GenerateArgs {

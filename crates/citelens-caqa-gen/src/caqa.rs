@@ -16,8 +16,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
-use super::graph::{Fact, Graph, Id};
-use super::templates::{class_words, indefinite_article, phrasing, relation_words, Phrasing};
+use crate::graph::{Fact, Graph, Id};
+use crate::templates::{class_words, indefinite_article, phrasing, relation_words, Phrasing};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
 pub enum Split {

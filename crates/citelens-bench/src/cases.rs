@@ -8,7 +8,7 @@ use anyhow::{bail, Context};
 use citelens_engine::{Category, Engine, Input, Report, Scorer};
 use serde_json::{json, Value};
 
-use super::datasets::parse_category;
+use crate::datasets::parse_category;
 
 pub struct Case {
     /// The record's `id`, when it has one (kept in the features file, to group a record's rows).

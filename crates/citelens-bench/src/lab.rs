@@ -18,7 +18,7 @@ use anyhow::{bail, Context};
 use citelens_engine::{Category, Citation, Document, Input, Report, Scorer};
 use serde_json::{json, Value};
 
-use super::metrics::Scores;
+use crate::metrics::Scores;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Split {

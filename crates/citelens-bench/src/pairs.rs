@@ -11,7 +11,7 @@ use citelens_engine::{Caps, Plan, WordOverlap};
 use clap::Args;
 use serde_json::json;
 
-use crate::bench::datasets::{self, Dataset, Gold};
+use crate::datasets::{self, Dataset, Gold};
 
 #[derive(Args)]
 pub struct PairsArgs {
@@ -25,7 +25,7 @@ pub struct PairsArgs {
     limit: Option<usize>,
     /// Evidence Inference: which article ids (train for training rows).
     #[arg(long, value_enum, default_value = "train")]
-    split: crate::bench::lab::Split,
+    split: crate::lab::Split,
 }
 
 /// The output file, buffered: one JSON line per pair.
@@ -85,7 +85,7 @@ pub fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
 /// the engine splits into a different number of sentences than its gold lists is skipped and counted,
 /// so that no pair carries another sentence's label.
 fn case_pairs(args: &PairsArgs) -> anyhow::Result<ExitCode> {
-    let cases = crate::bench::cases::load(&args.input, args.limit)?;
+    let cases = crate::cases::load(&args.input, args.limit)?;
     let caps = crate::bench::article_caps();
     let mut out = create_out(&args.out)?;
     let (mut written, mut refused, mut misaligned) = (0, 0, 0);
@@ -119,7 +119,7 @@ fn case_pairs(args: &PairsArgs) -> anyhow::Result<ExitCode> {
 /// `not_evidence`; annotated sentences BM25 missed are added as `evidence`. Training rows for the
 /// evidence head.
 fn evidence_pairs(args: &PairsArgs) -> anyhow::Result<ExitCode> {
-    use crate::bench::lab;
+    use crate::lab;
     use citelens_engine::DocumentStage;
     let examples = if args.dataset == Dataset::LabWice {
         lab::load_wice(&args.input, args.limit)?

@@ -35,7 +35,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let t = Instant::now();
-    let model = crate::load_model(args.model)?;
+    let model = crate::setup::load_model(args.model)?;
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
     let iters = args.iters.max(1);
     let mut rows = Vec::new();

@@ -1,10 +1,5 @@
 //! `citelens bench`: run the engine over a labelled data set and print the papers' tables.
 
-pub mod cases;
-pub(crate) mod datasets;
-pub(crate) mod lab;
-mod metrics;
-
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -18,8 +13,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 
-use datasets::{Dataset, Gold};
-use metrics::Scores;
+use crate::datasets::{self, Dataset, Gold};
+use crate::metrics::Scores;
+use crate::{cases, lab};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -70,7 +66,7 @@ pub struct BenchArgs {
     /// Cases: which decides a sentence's category: the rules with the four-way head (the engine's
     /// default) or the learned combiner (`crates/citelens-engine/data/combiner.json`, or --combiner).
     #[arg(long, value_enum, default_value = "rules")]
-    decide: crate::verify_cmd::SentenceDecider,
+    decide: crate::setup::SentenceDecider,
     /// Cases: the combiner file to use instead of the shipped one (as `training/combiner.py` writes it).
     #[arg(long)]
     combiner: Option<PathBuf>,
@@ -124,7 +120,7 @@ impl Scorer for CachedScorer {
 impl CachedScorer {
     /// The model `--model` names (or the shipped one), with the answers of `--score-cache` loaded.
     fn open(args: &BenchArgs) -> anyhow::Result<CachedScorer> {
-        let model = crate::load_model(args.model.clone())?;
+        let model = crate::setup::load_model(args.model.clone())?;
         let scorer = CachedScorer { model, cache: RefCell::default(), scored: RefCell::new(0), seconds: RefCell::new(0.0) };
         if let Some(path) = &args.score_cache {
             let n = scorer.load(path)?;
@@ -292,7 +288,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let mut engine = Engine::new(scorer);
     engine.caps = article_caps();
     if let Some(path) = &args.thresholds {
-        engine.thresholds = crate::verify_cmd::read_thresholds(path)?;
+        engine.thresholds = crate::setup::read_thresholds(path)?;
     }
     let bar = ProgressBar::new(examples.len() as u64);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} examples {per_sec} eta {eta}").expect("static template"));
@@ -424,7 +420,7 @@ fn run_lab(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let scorer = CachedScorer::open(args)?;
     let mut engine = Engine::new(scorer);
     if let Some(path) = &args.thresholds {
-        engine.thresholds = crate::verify_cmd::read_thresholds(path)?;
+        engine.thresholds = crate::setup::read_thresholds(path)?;
     }
     let bar = ProgressBar::new(examples.len() as u64);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} claims {per_sec} eta {eta}").expect("static template"));
@@ -479,9 +475,9 @@ fn run_cases(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let scorer = CachedScorer::open(args)?;
     let mut engine = Engine::new(scorer);
     if let Some(path) = &args.thresholds {
-        engine.thresholds = crate::verify_cmd::read_thresholds(path)?;
+        engine.thresholds = crate::setup::read_thresholds(path)?;
     }
-    engine.combiner = crate::verify_cmd::sentence_decider(args.decide, args.combiner.as_deref())?;
+    engine.combiner = crate::setup::sentence_decider(args.decide, args.combiner.as_deref())?;
     cases::run(&engine, &cases, args.json, args.reports.as_deref(), args.features.as_deref())?;
     if let Some(path) = &args.score_cache {
         engine.scorer.save(path)?;

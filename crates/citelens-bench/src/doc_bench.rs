@@ -65,7 +65,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 pub fn run(args: DocBenchArgs) -> anyhow::Result<ExitCode> {
     let text = crate::doc_text::read(&args.document)?;
     let answer = std::fs::read_to_string(&args.answer).with_context(|| format!("reading {}", args.answer.display()))?;
-    let model = crate::load_model(args.model)?;
+    let model = crate::setup::load_model(args.model)?;
     let engine = Engine::new(Timed { model, seconds: RefCell::new(0.0), pairs: RefCell::new(0) });
     let input = Input {
         question: None,

@@ -1,0 +1,54 @@
+//! What every command sets up before it verifies: the model, the thresholds and what decides a
+//! sentence. One place, so that a benchmark runs the engine exactly as `citelens verify` does.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use citelens_engine::{Engine, Thresholds};
+use citelens_nli::NliModel;
+
+/// The model every command runs: `--model DIR`, else the shipped model found without configuration.
+/// The one place the CLI loads a model, so each command's error names the folder the same way.
+pub fn load_model(explicit: Option<PathBuf>) -> anyhow::Result<citelens_nli::NliModel> {
+    let dir = match explicit {
+        Some(dir) => dir,
+        None => citelens_nli::model_dir::find().map_err(anyhow::Error::msg)?,
+    };
+    citelens_nli::NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))
+}
+
+pub fn load_engine(model: Option<PathBuf>, thresholds: Option<PathBuf>) -> anyhow::Result<Engine<NliModel>> {
+    let nli = load_model(model)?;
+    let mut engine = Engine::new(nli);
+    if let Some(path) = thresholds {
+        engine.thresholds = read_thresholds(&path)?;
+    }
+    Ok(engine)
+}
+
+/// A thresholds file (`--thresholds`, as `bench --save-thresholds` writes it).
+pub fn read_thresholds(path: &std::path::Path) -> anyhow::Result<Thresholds> {
+    serde_json::from_str(&std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?)
+        .with_context(|| format!("{} is not a thresholds file", path.display()))
+}
+
+/// What decides a sentence's category.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum SentenceDecider {
+    /// CAQA's rule over the claims, with the four-way head where the rules leave it open (the default).
+    Rules,
+    /// The learned combiner over the engine's readings (`training/combiner.py`).
+    Combiner,
+}
+
+/// The combiner `decide` asks for: the shipped one, or the file `path` names.
+pub fn sentence_decider(decide: SentenceDecider, path: Option<&std::path::Path>) -> anyhow::Result<Option<citelens_engine::Combiner>> {
+    Ok(match (decide, path) {
+        (SentenceDecider::Rules, _) => None,
+        (SentenceDecider::Combiner, Some(path)) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            Some(citelens_engine::Combiner::from_json(&text).with_context(|| path.display().to_string())?)
+        }
+        (SentenceDecider::Combiner, None) => Some(citelens_engine::Combiner::shipped()),
+    })
+}

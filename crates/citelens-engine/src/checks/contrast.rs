@@ -1,0 +1,79 @@
+//! A contrast ("…, while B …") that sets the claim's subject apart: the claim is probed with the
+//! other name.
+
+use super::*;
+
+/// The best sentence contrasts the claim's subject with another name that has the claimed property.
+pub(super) struct ContrastedSubject;
+
+impl Check for ContrastedSubject {
+    fn name(&self) -> &'static str {
+        "contrasted_subject"
+    }
+
+    fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
+        let Some(bi) = input.best else { return };
+        let (claim, sentence) = (input.claim, &input.sentences[bi]);
+        out.conflicts.extend(contrasted_subject(claim, sentence, bi));
+    }
+}
+
+/// Words that set two clauses of one sentence against each other ("Phobos is spiralling toward
+/// Mars, while Deimos is moving away"): what one clause says of its subject, the other denies of its own.
+pub(super) const CONTRAST_CUES: &[&str] = &[", while ", ", whereas ", " whereas ", "; ", ", but ", ", unlike "];
+
+/// The claim says of its subject what the evidence sentence says of another name, in a clause set
+/// against the subject's own ("Deimos is slowly spiralling inward" against "Phobos is gradually
+/// spiralling toward Mars, while Deimos is slowly moving away"): the model, reading the whole
+/// sentence, entails the claim by its words. The probe is the claim about the other name.
+pub(super) fn contrasted_subject(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
+    let subject = entities::extract(claim).into_iter().next().filter(|e| crate::claims::opens_sentence(claim, e.start))?;
+    // ASCII lower-casing keeps byte offsets, so the cuts index `sentence` itself.
+    let lower = sentence.to_ascii_lowercase();
+    let mut cuts: Vec<usize> = CONTRAST_CUES.iter().flat_map(|cue| lower.match_indices(cue).map(|(at, _)| at)).collect();
+    if cuts.is_empty() {
+        return None;
+    }
+    cuts.sort_unstable();
+    let mut bounds = vec![0];
+    bounds.extend(cuts);
+    bounds.push(sentence.len());
+    // Each clause with the name it opens with (past its cue word: "while Deimos is …").
+    let clauses: Vec<(&str, Option<entities::Entity>)> = bounds
+        .windows(2)
+        .map(|w| {
+            let clause = sentence[w[0]..w[1]].trim_start_matches([',', ';', ' ']);
+            let body = clause
+                .split_once(' ')
+                .filter(|(cue, _)| ["while", "whereas", "but", "unlike"].contains(&cue.to_lowercase().as_str()))
+                .map_or(clause, |(_, rest)| rest);
+            let name = entities::extract(body).into_iter().next().filter(|e| crate::claims::opens_sentence(body, e.start));
+            (body, name)
+        })
+        .collect();
+    let claim_words: Vec<String> = {
+        let names = Mentions::new(&subject.text);
+        // Manner adverbs ("slowly") are left out: both clauses of a contrast may share them; what
+        // is set against what is the verbs and their objects.
+        content_words(claim).into_iter().filter(|w| !names.contains_word(w) && !(w.len() > 4 && w.ends_with("ly"))).collect()
+    };
+    let overlap = |clause: &str| {
+        let have = Mentions::new(clause);
+        claim_words.iter().filter(|w| have.contains_word(w)).count()
+    };
+    let own = clauses.iter().position(|(_, name)| name.as_ref().is_some_and(|n| Mentions::new(&n.text).mentions(&subject.text)))?;
+    let own_overlap = overlap(clauses[own].0);
+    let claim_names = Mentions::new(claim);
+    // The clause, opened by a name the claim does not have, that holds most of the claim's words.
+    let (other_overlap, other_name) = clauses
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != own)
+        .filter_map(|(_, (body, name))| name.as_ref().filter(|n| !claim_names.mentions(&n.text)).map(|n| (overlap(body), n)))
+        .max_by_key(|(n, _)| *n)?;
+    if other_overlap <= own_overlap {
+        return None;
+    }
+    let probe = format!("{}{}{}", &claim[..subject.start], other_name.text, &claim[subject.end..]);
+    Some(Conflict::new(CheckKind::Name, &subject.text, &other_name.text, probe, si).in_same_role(true))
+}

@@ -1,0 +1,83 @@
+//! Denial: the evidence reports the claim as a misconception or myth, or a belief it calls false.
+
+use super::*;
+
+/// The best sentence calls the claim a misconception, a myth or a false belief.
+pub(super) struct Denial;
+
+impl Check for Denial {
+    fn name(&self) -> &'static str {
+        "denial"
+    }
+
+    fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
+        let Some(bi) = input.best else { return };
+        let (claim, sentence) = (input.claim, &input.sentences[bi]);
+        out.conflicts.extend(denial(claim, sentence, bi));
+    }
+}
+
+/// Words by which a text reports a belief in order to deny it.
+/// An adverb alone ("wrongly convicted") does not deny the event, only its justice: it is a cue
+/// only before a verb of belief or report ("falsely believed", "mistakenly attributed").
+pub(super) const DENIAL_CUES: &[&str] = &["misconception", "myth", "contrary to", "is not true", "untrue", "debunked", "misbelief"];
+pub(super) const DENIAL_ADVERBS: &[&str] = &["falsely", "wrongly", "erroneously", "mistakenly", "incorrectly"];
+pub(super) const BELIEF_VERBS: &[&str] = &[
+    "believed",
+    "thought",
+    "claimed",
+    "said",
+    "reported",
+    "assumed",
+    "attributed",
+    "stated",
+    "described",
+    "credited",
+    "believe",
+    "think",
+    "claim",
+    "assume",
+];
+
+/// Words by which a claim reports a belief rather than stating it.
+pub(super) const REPORTED_BELIEF: &[&str] = &[
+    "described",
+    "considered",
+    "thought",
+    "believed",
+    "claimed",
+    "regarded",
+    "classified",
+    "assumed",
+    "misconception",
+    "myth",
+    "attributed",
+    "credited",
+    "mistaken",
+    "mistakenly",
+];
+
+/// The denial cue the sentence uses, if any.
+pub(super) fn denial_cue(sentence_lower: &str) -> Option<String> {
+    if let Some(cue) = DENIAL_CUES.iter().find(|cue| sentence_lower.contains(*cue)) {
+        return Some(cue.to_string());
+    }
+    let words: Vec<&str> = sentence_lower.split(|c: char| !c.is_alphabetic()).filter(|w| !w.is_empty()).collect();
+    words.windows(2).find(|w| DENIAL_ADVERBS.contains(&w[0]) && BELIEF_VERBS.contains(&w[1])).map(|w| w.join(" "))
+}
+
+/// The evidence sentence presents the claim as a misconception ("A common misconception is that
+/// seasons are caused by …"): entailing the claim from it means the evidence denies it.
+pub(super) fn denial(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
+    let s = sentence.to_lowercase();
+    let c = claim.to_lowercase();
+    let cue = denial_cue(&s).filter(|cue| !c.contains(cue.as_str()))?;
+    // "It had been described as a subspecies" reports the belief the source calls false: true.
+    if c.split(|ch: char| !ch.is_alphabetic()).any(|w| REPORTED_BELIEF.contains(&w)) {
+        return None;
+    }
+    Some(Conflict {
+        denial: true,
+        ..Conflict::new(CheckKind::Polarity, claim.trim_end_matches('.'), format!("it is untrue (\"{cue}\")"), claim, si)
+    })
+}

@@ -1,0 +1,299 @@
+//! Polarity: a negation one side has and the other lacks, or an antonym in the same role, within
+//! the negation's reach (its clause).
+
+use super::*;
+
+/// The best sentence negates what the claim states (or the reverse), or says its antonym.
+pub(super) struct Polarity;
+
+impl Check for Polarity {
+    fn name(&self) -> &'static str {
+        "polarity"
+    }
+
+    fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
+        let Some(bi) = input.best else { return };
+        let (claim, sentence) = (input.claim, &input.sentences[bi]);
+        out.conflicts.extend(polarity(claim, sentence, bi));
+    }
+}
+
+/// Negation attached to a verb: "was never open", "did not win", "has no moons", "cannot roar".
+pub(super) fn negation_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:(is|was|are|were|has|have|had|did|does|do|will|would|could|can|should|may|might|must)(?:\s+(not|never|no)\b)|(never|refused\s+to|failed\s+to|declined\s+to)\b|(cannot)\b|(is|was|are|were|has|have|had|did|does|do|could|would|can)n[’']t\b)")
+            .expect("static regex")
+    })
+}
+
+pub(super) fn negations(text: &str) -> usize {
+    negation_re().find_iter(text).count()
+        + text
+            .split_whitespace()
+            .filter(|w| matches!(w.to_lowercase().trim_matches(|c: char| !c.is_alphabetic()), "neither" | "nor"))
+            .count()
+}
+
+/// The claim with its verb negation taken out ("was never open" → "was open"), if it has one.
+pub(super) fn without_negation(claim: &str) -> Option<String> {
+    let m = negation_re().captures(claim)?;
+    let whole = m.get(0)?;
+    // ", not Sydney": a contrast on a name, not a negated verb — not this rule's business.
+    let rewritten = if let Some(aux) = m.get(1) {
+        // "was never open" → "was open", "has no moons" → "has moons"
+        let neg = m.get(2)?;
+        format!("{}{}", &claim[..aux.end()], &claim[neg.end()..])
+    } else if m.get(3).is_some() {
+        format!("{}{}", &claim[..whole.start()], claim[whole.end()..].trim_start())
+    } else if m.get(4).is_some() {
+        format!("{}can{}", &claim[..whole.start()], &claim[whole.end()..])
+    } else {
+        let aux = m.get(5)?;
+        format!("{}{}{}", &claim[..whole.start()], aux.as_str(), &claim[whole.end()..])
+    };
+    Some(rewritten.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// Word pairs of opposite meaning that answers swap (`data/antonyms.tsv`, which says what is in it and
+/// what is left out; training/contrastive.py reads the same file).
+pub(super) fn antonym_pairs() -> &'static [(&'static str, &'static str)] {
+    static PAIRS: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
+    PAIRS.get_or_init(|| {
+        include_str!("../../data/antonyms.tsv")
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(a, b)| (a.trim(), b.trim()))
+            .collect()
+    })
+}
+
+pub(super) fn antonym_of(w: &str) -> Vec<&'static str> {
+    antonym_pairs()
+        .iter()
+        .filter_map(|(a, b)| {
+            if *a == w {
+                Some(*b)
+            } else if *b == w {
+                Some(*a)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// Words after a negation that make it partial or temporal rather than a denial of the predicate:
+/// "did not open until 1883", "not only … but", "no longer", "not all", "not yet".
+pub(super) const PARTIAL_NEGATION: &[&str] = &[
+    "only",
+    "just",
+    "merely",
+    "necessarily",
+    "longer",
+    "always",
+    "all",
+    "every",
+    "yet",
+    "entirely",
+    "fully",
+    "quite",
+    "much",
+    "many",
+    "exactly",
+];
+
+/// Words that, anywhere in a negated clause, turn it into a time limit: "did not open to the public
+/// until 1883" says it opened then.
+pub(super) const TEMPORAL_LIMIT: &[&str] = &["until", "till", "before"];
+
+/// Words by which a text states an exception to what it says.
+pub(super) const EXCEPTION_WORDS: &[&str] = &["except", "excluding", "other than", "apart from", "besides", "but not", "save for"];
+
+/// Words that end a negated clause: what follows is not negated ("refused to concede and filed …").
+pub(super) const CLAUSE_BREAKS: &[&str] =
+    &["and", "but", "which", "who", "while", "because", "although", "though", "whereas", "since", "as", "so", "yet", "or"];
+
+/// Content words a negation denies (at most three, from the negation to the end of its clause) and
+/// the clause's text. `None` for partial or temporal negations.
+pub(super) fn negated_scope(text: &str, after: usize) -> Option<(Vec<String>, String)> {
+    let rest = &text[after..];
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let first = words.first().map(|w| w.to_lowercase()).unwrap_or_default();
+    if PARTIAL_NEGATION.contains(&first.trim_matches(|c: char| !c.is_alphabetic())) {
+        return None;
+    }
+    let mut clause = Vec::new();
+    for w in words {
+        let bare = w.to_lowercase();
+        let bare = bare.trim_matches(|c: char| !c.is_alphanumeric());
+        if !clause.is_empty() && CLAUSE_BREAKS.contains(&bare) {
+            break;
+        }
+        clause.push(w);
+        if w.ends_with([',', ';', ':', '.']) {
+            break;
+        }
+    }
+    if clause.iter().any(|w| TEMPORAL_LIMIT.contains(&w.to_lowercase().trim_matches(|c: char| !c.is_alphabetic()))) {
+        return None;
+    }
+    let clause = clause.join(" ");
+    Some((content_words(&clause).into_iter().take(3).collect(), clause.trim_end_matches([',', ';', ':', '.']).to_string()))
+}
+
+/// How much of what a text's negations deny the other text states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum NegationReach {
+    /// Some of the negated words ("never visited Berlin" against "visited Paris").
+    Partly,
+    /// All of them: the other text states the very predicate the negation denies.
+    Whole,
+}
+
+/// Whether any negation of `negating` bears on `other`: the words it negates are there. A negation
+/// whose words are absent says nothing against the other text ("never visited Berlin" against
+/// "lived in Paris"). With the reach, the negation's words ("has not adopted the euro").
+pub(super) fn negation_reach(negating: &str, other: &str) -> Option<(NegationReach, String)> {
+    let theirs = content_words(other);
+    // "open every day except Mondays" states the exception the negation gives: agreement.
+    let other_lower = other.to_lowercase();
+    let other_words: Vec<&str> = other_lower.split(|c: char| !c.is_alphabetic()).filter(|w| !w.is_empty()).collect();
+    let has_exception = EXCEPTION_WORDS.iter().any(|phrase| {
+        let phrase: Vec<&str> = phrase.split(' ').collect();
+        other_words.windows(phrase.len()).any(|win| win == phrase.as_slice())
+    });
+    let stem = |w: &str| w.chars().take(5).collect::<String>();
+    let found = |w: &String| theirs.iter().any(|t| t == w || (w.len() >= 5 && t.len() >= 5 && stem(w) == stem(t)));
+    // "concede" against "conceded": a shared stem of a short verb too, when the rest is its ending.
+    let found_verb = |w: &String| {
+        let root = w.trim_end_matches('e');
+        found(w) || (root.len() >= 4 && theirs.iter().any(|t| t.len() > w.len() && t.starts_with(root) && t.len() - root.len() <= 2))
+    };
+    let mut best = None;
+    for m in negation_re().find_iter(negating) {
+        let Some((scope, clause)) = negated_scope(negating, m.end()) else { continue };
+        if scope.is_empty() {
+            continue;
+        }
+        let words = format!("{} {}", m.as_str(), clause).trim().to_string();
+        let hits = scope.iter().filter(|w| found_verb(w)).count();
+        if hits == scope.len() && has_exception {
+            continue;
+        }
+        if hits == scope.len() {
+            return Some((NegationReach::Whole, words));
+        }
+        if hits > 0 && best.is_none() {
+            best = Some((NegationReach::Partly, words));
+        }
+    }
+    best
+}
+
+/// How many words an antonym's neighbour is looked for on each side, past `PASSED_OVER` words.
+pub(super) const NEIGHBOUR_REACH: usize = 3;
+/// Articles, prepositions and frequency adverbs: a shared one does not put two words in one role.
+pub(super) const PASSED_OVER: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "and",
+    "at",
+    "in",
+    "on",
+    "by",
+    "of",
+    "to",
+    "for",
+    "mostly",
+    "usually",
+    "often",
+    "mainly",
+    "largely",
+    "generally",
+    "typically",
+    "always",
+    "sometimes",
+    "very",
+];
+
+/// The evidence sentence says the opposite: a negation one side has and the other lacks, or a word
+/// swapped for its antonym, on a sentence about the same subject.
+pub(super) fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
+    let mut out = Vec::new();
+    let same_subject = same_subject(claim, sentence);
+    let (nc, ns) = (negations(claim), negations(sentence));
+    // Only a negation one side lacks altogether: "does not belong" against "is not a member … and
+    // is not in" is the same polarity, however many negations each side has.
+    if nc > 0 && ns == 0 && same_subject {
+        if let Some((reach, _)) = negation_reach(claim, sentence) {
+            if let Some(probe) = without_negation(claim) {
+                let says = negation_re().find(claim).map(|m| m.as_str().to_string()).unwrap_or_default();
+                out.push(
+                    Conflict::new(CheckKind::Polarity, says, "", probe, si)
+                        .in_same_role(reach == NegationReach::Whole)
+                        .negated_on(Side::Claim),
+                );
+            }
+        }
+    }
+    // The evidence negates what the claim states: no probe to write, but support is blocked and
+    // the model's contradiction counts at the checked level. When the evidence negates the claim's
+    // very predicate ("has not adopted the euro" against "adopted the euro in 2002"), the conflict
+    // is in the same role: the rule itself is the evidence, and the model only has to not entail.
+    if ns > 0 && nc == 0 && same_subject {
+        if let Some((mut reach, says)) = negation_reach(sentence, claim) {
+            // The rule stands alone here, so the sentence must also name what the claim opens with
+            // ("The museum was open" is not denied by "The library was not open").
+            let opener = content_words(claim).into_iter().next();
+            if !opener.is_some_and(|w| Mentions::new(sentence).contains_word(&w)) {
+                reach = NegationReach::Partly;
+            }
+            out.push(
+                Conflict::new(CheckKind::Polarity, "", says, claim, si)
+                    .in_same_role(reach == NegationReach::Whole)
+                    .negated_on(Side::Source),
+            );
+        }
+    }
+    let ev_words: Vec<String> = sentence.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).collect();
+    let claim_lower: Vec<String> = claim.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).collect();
+    for (wi, w) in word_spans(claim) {
+        let lw = w.to_lowercase();
+        if ev_words.contains(&lw) {
+            continue;
+        }
+        for a in antonym_of(&lw) {
+            if ev_words.iter().any(|e| e == a) && !claim_lower.iter().any(|c| c == a) && same_subject {
+                let probe = format!("{}{}{}", &claim[..wi], match_case(a, w), &claim[wi + w.len()..]);
+                // The opposite in the same place: the nearest word that carries meaning shared ("the
+                // oldest female" / "the oldest male", "falls with altitude" / "increases with altitude",
+                // "hunt at night" / "hunt mostly in daylight").
+                let ci = claim_lower.iter().position(|c| c == &lw);
+                let ei = ev_words.iter().position(|e| e == a);
+                let neighbour = |v: &[String], i: usize, d: isize| {
+                    let mut j = i as isize + d;
+                    for _ in 0..NEIGHBOUR_REACH {
+                        let w = (j >= 0).then(|| v.get(j as usize)).flatten()?;
+                        if !w.is_empty() && !PASSED_OVER.contains(&w.as_str()) {
+                            return Some(w.clone());
+                        }
+                        j += d;
+                    }
+                    None
+                };
+                let same_role = match (ci, ei) {
+                    (Some(ci), Some(ei)) => [-1isize, 1].iter().any(|&d| {
+                        let in_claim = neighbour(&claim_lower, ci, d);
+                        in_claim.is_some() && in_claim == neighbour(&ev_words, ei, d)
+                    }),
+                    _ => false,
+                };
+                out.push(Conflict::new(CheckKind::Polarity, w, a, probe, si).in_same_role(same_role));
+            }
+        }
+    }
+    out
+}

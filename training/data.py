@@ -11,6 +11,8 @@ import random
 import re
 from pathlib import Path
 
+import word_lists
+
 ENT, NEU, CON, NOT_ENT = 0, 1, 2, 3
 NLI_LABELS = {"entailment": ENT, "neutral": NEU, "contradiction": CON}
 LABELS_3 = ["entailment", "neutral", "contradiction"]
@@ -120,8 +122,8 @@ def wice_tokens_train(root):
 
 
 # --- CAQA-style synthetic pairs -------------------------------------------------------------
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December"]
+# The engine's month names (its numbers-and-dates check reads the same list), capitalised as prose has them.
+MONTHS = [m.capitalize() for m in word_lists.load("months")]
 NUMBER_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20[0-3]\d)\b")
 _NUM = re.compile(r"\b\d+(?:\.\d+)?\b")

@@ -21,6 +21,18 @@ NOT_FOR_TRAINING = [
 ]
 
 
+class WordListsTest(unittest.TestCase):
+    def test_months_come_from_the_engines_list_in_the_order_training_always_used(self):
+        self.assertEqual(data.MONTHS, ["January", "February", "March", "April", "May", "June", "July", "August",
+                                       "September", "October", "November", "December"])
+
+    def test_an_unknown_list_is_a_clear_error(self):
+        import word_lists
+        with self.assertRaises(KeyError):
+            word_lists.load("no_such_list")
+        self.assertIn(", while ", word_lists.load("contrast_cues"))
+
+
 class SwapTest(unittest.TestCase):
     def test_swap_changes_a_fact_the_premise_pins(self):
         rng = random.Random(0)

@@ -20,6 +20,7 @@ use regex::Regex;
 
 use crate::entities;
 use crate::segment::Piece;
+use crate::words::{self, WordList};
 
 /// One atomic claim: its text as the model reads it, and the sentence ranges it came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -189,7 +190,7 @@ impl Discourse {
 }
 
 /// Verbs that agree only with a singular subject ("Paris is", "Athens has").
-const SINGULAR_VERBS: &[&str] = &["is", "was", "has", "does"];
+static SINGULAR_VERBS: WordList = WordList::new(|| words::list("singular_verbs"));
 
 /// Names `ents[i]` and the next joined by "and" before a singular verb: one name, a title or a
 /// firm ("Pride and Prejudice was published …", "Procter and Gamble is …"), as one entity.
@@ -237,62 +238,7 @@ fn plural_subject(sentence: &str) -> Option<String> {
 }
 
 /// General nouns a definite description of a thing may use ("The city was designed by …").
-const TYPE_NOUNS: &[&str] = &[
-    "company",
-    "city",
-    "country",
-    "building",
-    "bridge",
-    "tower",
-    "river",
-    "planet",
-    "painting",
-    "novel",
-    "book",
-    "film",
-    "band",
-    "team",
-    "organization",
-    "organisation",
-    "university",
-    "museum",
-    "ship",
-    "canal",
-    "mountain",
-    "island",
-    "reef",
-    "desert",
-    "telescope",
-    "war",
-    "treaty",
-    "phone",
-    "car",
-    "currency",
-    "language",
-    "chapel",
-    "plant",
-    "station",
-    "region",
-    "state",
-    "wall",
-    "structure",
-    "monument",
-    "church",
-    "palace",
-    "lake",
-    "park",
-    "festival",
-    "game",
-    "album",
-    "song",
-    "series",
-    "show",
-    "device",
-    "disaster",
-    "species",
-    "animal",
-    "agency",
-];
+static TYPE_NOUNS: WordList = WordList::new(|| words::list("type_nouns"));
 
 /// Whether a name at `at` is where the sentence's subject stands: at its start, after an article,
 /// or after a leading time or place ("In 1911 Curie received …", "On 9 November, the wall fell").
@@ -301,115 +247,14 @@ pub fn opens_sentence(sentence: &str, at: usize) -> bool {
     if lead.len() <= 1 {
         return lead.first().is_none_or(|w| matches!(w.to_lowercase().as_str(), "the" | "a" | "an"));
     }
-    const OPENERS: &[&str] = &["In", "On", "At", "By", "After", "Before", "During", "Since", "From", "Until", "Around"];
+    static OPENERS: WordList = WordList::new(|| words::list("claim_openers"));
     OPENERS.contains(&lead[0])
         && lead.len() <= 4
         && lead[1..].iter().all(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit() || c.is_uppercase()) || matches!(*w, "the" | "of"))
 }
 
 /// Words that end a name in an institution, place or thing rather than a person.
-const THING_WORDS: &[&str] = &[
-    "Bridge",
-    "Tower",
-    "University",
-    "River",
-    "Ocean",
-    "Sea",
-    "Mountain",
-    "Mount",
-    "Company",
-    "Inc",
-    "Corporation",
-    "Museum",
-    "Building",
-    "Park",
-    "Street",
-    "City",
-    "State",
-    "States",
-    "Kingdom",
-    "Republic",
-    "Union",
-    "Prize",
-    "Award",
-    "War",
-    "Act",
-    "Canal",
-    "Wall",
-    "Desert",
-    "Reef",
-    "Chapel",
-    "Telescope",
-    "Station",
-    "Island",
-    "Islands",
-    "Lake",
-    "Bay",
-    "Trench",
-    "Deep",
-    "Range",
-    "Peninsula",
-    "Cup",
-    "Games",
-    "Olympics",
-    "Party",
-    "Council",
-    "Court",
-    "Army",
-    "Church",
-    "Palace",
-    "Hall",
-    "House",
-    "College",
-    "School",
-    "Institute",
-    "Center",
-    "Centre",
-    "Airport",
-    "Hospital",
-    "Bank",
-    "Agency",
-    "Area",
-    "Region",
-    "Province",
-    "County",
-    "Valley",
-    "Forest",
-    "Square",
-    "Movie",
-    "Film",
-    "Series",
-    "Show",
-    "Festival",
-    "Cathedral",
-    "Temple",
-    "Castle",
-    "Stadium",
-    "Theatre",
-    "Theater",
-    "Motors",
-    "Group",
-    "Ltd",
-    "Co",
-    "Foundation",
-    "Society",
-    "Association",
-    "League",
-    "Club",
-    "Agreement",
-    "Treaty",
-    "Tea",
-    "Engine",
-    "Space",
-    "Program",
-    "Programme",
-    "Project",
-    "Mission",
-    "Plant",
-    "Zone",
-    "Wars",
-    "Coast",
-];
+static THING_WORDS: WordList = WordList::new(|| words::list("thing_words"));
 
 /// A name that reads as a person's: two to four capitalised words without digits, not led by "the",
 /// not ending in an institution or place word.
@@ -472,8 +317,8 @@ fn starts_with_pronoun(s: &str) -> bool {
     PRONOUNS.contains(&w)
 }
 
-const PRONOUNS: &[&str] = &["It", "Its", "He", "She", "His", "Her", "They", "Their", "This", "These"];
-const SUBJECT_PRONOUNS: &[&str] = &["it", "he", "she", "they"];
+static PRONOUNS: WordList = WordList::new(|| words::list("pronouns"));
+static SUBJECT_PRONOUNS: WordList = WordList::new(|| words::list("subject_pronouns"));
 
 fn word_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -482,33 +327,8 @@ fn word_re() -> &'static Regex {
 
 /// Finite verbs and auxiliaries that open a verb phrase. Regular past tenses ("-ed") are found by
 /// their ending; these are the auxiliaries and the irregular verbs answers use most.
-const VERBS: &[&str] = &[
-    "is", "was", "are", "were", "has", "had", "have", "will", "would", "can", "could", "may", "might", "did", "does", "do", "became",
-    "becomes", "remains", "remain", "won", "wins", "lost", "loses", "made", "makes", "began", "begins", "took", "takes", "led", "leads",
-    "ran", "runs", "held", "holds", "went", "goes", "came", "comes", "gave", "gives", "grew", "grows", "built", "builds", "wrote",
-    "writes", "said", "says", "sold", "sells", "left", "leaves", "met", "meets", "found", "finds", "fell", "falls", "rose", "rises",
-    "stood", "stands", "spent", "spends", "flew", "flies", "drew", "draws", "lies", "lay", "hangs", "hung", "sank", "sinks", "struck",
-    "strikes", "broke", "breaks", "carries", "covers", "contains", "includes", "lives", "eats", "uses", "means", "needs", "shows", "gets",
-    "got", "kept", "keeps", "brought", "brings", "taught", "teaches", "thought", "bought", "paid", "pays", "felt", "told", "tells", "knew",
-    "knows", "saw", "sees", "chose", "spoke", "stole", "swam", "shared", "shares",
-];
-const ADVERBS: &[&str] = &[
-    "also",
-    "later",
-    "then",
-    "still",
-    "never",
-    "only",
-    "soon",
-    "eventually",
-    "not",
-    "now",
-    "first",
-    "again",
-    "finally",
-    "often",
-    "usually",
-];
+static VERBS: WordList = WordList::new(|| words::list("verbs"));
+static ADVERBS: WordList = WordList::new(|| words::list("adverbs"));
 /// Past participles ending in "-ed" that usually follow a noun as an adjective ("the bridge named …").
 pub fn is_verb(w: &str) -> bool {
     let lw = w.to_lowercase();

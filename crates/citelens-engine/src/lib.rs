@@ -38,6 +38,7 @@ pub mod scorer;
 pub mod segment;
 pub mod thresholds;
 mod verify;
+mod words;
 
 pub use combiner::{Combiner, CombinerError};
 pub use decide::{ClaimFacts, Decider, Decision, RuleDecider};

@@ -19,6 +19,7 @@ use crate::report::{Finding, FindingKind, Probs};
 use crate::retrieve::{Retriever, Unit};
 use crate::scorer::Scorer;
 use crate::segment::{self, Piece};
+use crate::words::{self, WordList};
 
 /// Index of a pair in `Plan::pairs`.
 pub type PairId = usize;
@@ -744,7 +745,7 @@ fn sentence_of(pieces: &[Piece], at: usize) -> Option<usize> {
 /// pronoun or comma (the last one whose clause names something), e.g. "on July 8, 1596".
 fn na_segment(clean: &CleanAnswer, sentence: &Piece, at: usize) -> Piece {
     let text = &clean.text[sentence.start..at.min(sentence.end)];
-    const OPENERS: &[&str] = &[" on ", " in ", " at ", " from ", " born ", " who ", " which ", " since ", " during ", " with "];
+    static OPENERS: WordList = WordList::new(|| words::list("na_clause_openers"));
     let mut best = 0;
     for (i, _) in text.char_indices() {
         if OPENERS.iter().any(|o| text[i..].starts_with(o)) && !entities::extract(&text[i..]).is_empty() {

@@ -1,6 +1,7 @@
 //! The text stage's units: `Piece`, the one offset type (a byte range in the text it came from;
 //! the report turns it into characters of the original answer once), and sentences.
 
+use crate::words::{self, WordList};
 use unicode_segmentation::UnicodeSegmentation;
 
 /// A byte range in the text it came from.
@@ -40,14 +41,10 @@ pub fn sentences(text: &str) -> Vec<Piece> {
 }
 
 /// Titles and short forms whose full stop is not a sentence end.
-const ABBREVIATIONS: &[&str] = &[
-    "Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Mt", "Jr", "Sr", "No", "Nos", "Gen", "Col", "Lt", "Capt", "Sgt", "Rev", "Gov", "Sen", "Rep",
-    "Ft", "vs", "approx", "ca", "cf", "Fig", "Vol", "pp", "Jan", "Feb", "Mar", "Apr", "Aug", "Sept", "Sep", "Oct", "Nov", "Dec", "e.g",
-    "i.e",
-];
+static ABBREVIATIONS: WordList = WordList::new(|| words::list("abbreviations"));
 /// Short forms that end sentences as often as not ("… in the U.S. The company …"): joined only when
 /// the next piece does not start like a sentence.
-const AMBIGUOUS_ABBREVIATIONS: &[&str] = &["U.S", "U.K", "U.N", "Inc", "Ltd", "Co", "Corp", "etc", "a.m", "p.m"];
+static AMBIGUOUS_ABBREVIATIONS: WordList = WordList::new(|| words::list("ambiguous_abbreviations"));
 
 fn ends_in_abbreviation(sentence: &str, next: &str) -> bool {
     let Some(body) = sentence.strip_suffix('.') else { return false };

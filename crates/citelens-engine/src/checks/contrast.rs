@@ -20,7 +20,7 @@ impl Check for ContrastedSubject {
 
 /// Words that set two clauses of one sentence against each other ("Phobos is spiralling toward
 /// Mars, while Deimos is moving away"): what one clause says of its subject, the other denies of its own.
-pub(super) const CONTRAST_CUES: &[&str] = &[", while ", ", whereas ", " whereas ", "; ", ", but ", ", unlike "];
+pub(super) static CONTRAST_CUES: WordList = WordList::new(|| words::list("contrast_cues"));
 
 /// The claim says of its subject what the evidence sentence says of another name, in a clause set
 /// against the subject's own ("Deimos is slowly spiralling inward" against "Phobos is gradually

@@ -20,42 +20,12 @@ impl Check for Denial {
 /// Words by which a text reports a belief in order to deny it.
 /// An adverb alone ("wrongly convicted") does not deny the event, only its justice: it is a cue
 /// only before a verb of belief or report ("falsely believed", "mistakenly attributed").
-pub(super) const DENIAL_CUES: &[&str] = &["misconception", "myth", "contrary to", "is not true", "untrue", "debunked", "misbelief"];
-pub(super) const DENIAL_ADVERBS: &[&str] = &["falsely", "wrongly", "erroneously", "mistakenly", "incorrectly"];
-pub(super) const BELIEF_VERBS: &[&str] = &[
-    "believed",
-    "thought",
-    "claimed",
-    "said",
-    "reported",
-    "assumed",
-    "attributed",
-    "stated",
-    "described",
-    "credited",
-    "believe",
-    "think",
-    "claim",
-    "assume",
-];
+pub(super) static DENIAL_CUES: WordList = WordList::new(|| words::list("denial_cues"));
+pub(super) static DENIAL_ADVERBS: WordList = WordList::new(|| words::list("denial_adverbs"));
+pub(super) static BELIEF_VERBS: WordList = WordList::new(|| words::list("belief_verbs"));
 
 /// Words by which a claim reports a belief rather than stating it.
-pub(super) const REPORTED_BELIEF: &[&str] = &[
-    "described",
-    "considered",
-    "thought",
-    "believed",
-    "claimed",
-    "regarded",
-    "classified",
-    "assumed",
-    "misconception",
-    "myth",
-    "attributed",
-    "credited",
-    "mistaken",
-    "mistakenly",
-];
+pub(super) static REPORTED_BELIEF: WordList = WordList::new(|| words::list("reported_belief"));
 
 /// The denial cue the sentence uses, if any.
 pub(super) fn denial_cue(sentence_lower: &str) -> Option<String> {

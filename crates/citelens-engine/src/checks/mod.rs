@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use crate::entities::{self, Mentions};
+use crate::words::{self, WordList};
 
 /// What kind of value a check compared (a report type).
 pub use citelens_types::CheckKind;
@@ -176,11 +177,7 @@ fn best_sentence(overlap: &[usize]) -> Option<usize> {
     overlap.iter().enumerate().filter(|(_, n)| **n > 0).max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0))).map(|(i, _)| i)
 }
 
-const STOPWORDS: &[&str] = &[
-    "the", "and", "for", "was", "were", "that", "this", "with", "from", "which", "who", "are", "has", "had", "have", "its", "his", "her",
-    "their", "been", "also", "into", "than", "then", "they", "there", "what", "when", "where", "about", "after", "before", "such", "other",
-    "some", "more", "most", "called", "not", "never", "did", "does",
-];
+static STOPWORDS: WordList = WordList::new(|| words::list("stopwords"));
 
 pub fn content_words(text: &str) -> Vec<String> {
     entities::norm_words(text).into_iter().filter(|w| w.len() > 2 && !STOPWORDS.contains(&w.as_str())).collect()

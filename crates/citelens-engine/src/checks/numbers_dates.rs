@@ -196,32 +196,7 @@ pub(super) fn round_sig(x: f64, sig: u32) -> f64 {
 }
 
 /// (unit as normalised, family, scale to the family's base).
-pub(super) const UNITS: &[(&str, &str, f64)] = &[
-    ("metre", "length", 1.0),
-    ("kilometre", "length", 1000.0),
-    ("centimetre", "length", 0.01),
-    ("millimetre", "length", 0.001),
-    ("foot", "length", 0.3048),
-    ("mile", "length", 1609.344),
-    ("inch", "length", 0.0254),
-    ("kilogram", "mass", 1.0),
-    ("gram", "mass", 0.001),
-    ("tonne", "mass", 1000.0),
-    ("pound", "mass", 0.4536),
-    ("percent", "percent", 1.0),
-    ("second", "time", 1.0),
-    ("minute", "time", 60.0),
-    ("hour", "time", 3600.0),
-    ("day", "time", 86400.0),
-    ("week", "time", 604800.0),
-    ("month", "time", 2629800.0),
-    ("year_span", "time", 31557600.0),
-    ("degree", "degree", 1.0),
-    ("dollar", "money", 1.0),
-    ("euro", "money_eur", 1.0),
-    ("square kilometre", "area", 1.0),
-    ("square mile", "area", 2.589988),
-];
+pub(super) static UNITS: std::sync::LazyLock<&'static [(&'static str, &'static str, f64)]> = std::sync::LazyLock::new(crate::words::units);
 
 pub(super) fn unit_of(word: &str, next: &str) -> Option<(&'static str, bool)> {
     let w = word.to_lowercase();
@@ -265,8 +240,7 @@ pub(super) fn unit_of(word: &str, next: &str) -> Option<(&'static str, bool)> {
     Some((u, false))
 }
 
-pub(super) const MONTHS: &[&str] =
-    &["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+pub(super) static MONTHS: WordList = WordList::new(|| words::list("months"));
 
 pub(super) fn month_of(w: &str) -> Option<u32> {
     let l = w.to_lowercase();
@@ -277,59 +251,9 @@ pub(super) fn month_of(w: &str) -> Option<u32> {
         .map(|i| i as u32 + 1)
 }
 
-pub(super) const NUMBER_WORDS: &[(&str, f64)] = &[
-    ("one", 1.0),
-    ("two", 2.0),
-    ("three", 3.0),
-    ("four", 4.0),
-    ("five", 5.0),
-    ("six", 6.0),
-    ("seven", 7.0),
-    ("eight", 8.0),
-    ("nine", 9.0),
-    ("ten", 10.0),
-    ("eleven", 11.0),
-    ("twelve", 12.0),
-    ("thirteen", 13.0),
-    ("fourteen", 14.0),
-    ("fifteen", 15.0),
-    ("sixteen", 16.0),
-    ("seventeen", 17.0),
-    ("eighteen", 18.0),
-    ("nineteen", 19.0),
-    ("twenty", 20.0),
-    ("thirty", 30.0),
-    ("forty", 40.0),
-    ("fifty", 50.0),
-    ("sixty", 60.0),
-    ("seventy", 70.0),
-    ("eighty", 80.0),
-    ("ninety", 90.0),
-    ("hundred", 100.0),
-    ("dozen", 12.0),
-    ("half", 0.5),
-    ("quarter", 0.25),
-];
+pub(super) static NUMBER_WORDS: std::sync::LazyLock<&'static [(&'static str, f64)]> = std::sync::LazyLock::new(crate::words::number_words);
 
-pub(super) const APPROX: &[&str] = &[
-    "about",
-    "around",
-    "approximately",
-    "roughly",
-    "nearly",
-    "almost",
-    "some",
-    "over",
-    "more than",
-    "less than",
-    "up to",
-    "under",
-    "at least",
-    "estimated",
-    "c.",
-    "circa",
-    "~",
-];
+pub(super) static APPROX: WordList = WordList::new(|| words::list("approx"));
 
 pub(super) fn token_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -559,36 +483,7 @@ pub(super) fn role_word_any(text: &str, at: usize) -> Option<String> {
 // A preposition ("in 2000", "until 2000") is too weak a role to tell one number's place from
 // another's; a verb or noun ("received 306", "height of 828") is not.
 
-pub(super) const PREPOSITIONS: &[&str] = &[
-    "in",
-    "on",
-    "at",
-    "by",
-    "for",
-    "from",
-    "until",
-    "till",
-    "since",
-    "with",
-    "after",
-    "before",
-    "during",
-    "into",
-    "between",
-    "and",
-    "or",
-    "as",
-    "than",
-    "within",
-    "through",
-    "throughout",
-    "per",
-    "each",
-    "is",
-    "was",
-    "are",
-    "were",
-];
+pub(super) static PREPOSITIONS: WordList = WordList::new(|| words::list("prepositions"));
 
 // ---------------------------------------------------------------------------------------------
 // Polarity

@@ -15,28 +15,7 @@ impl Check for Ordinals {
     }
 }
 
-pub(super) const ORDINALS: &[&str] = &[
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
-    "eleventh",
-    "twelfth",
-    "thirteenth",
-    "fourteenth",
-    "fifteenth",
-    "sixteenth",
-    "seventeenth",
-    "eighteenth",
-    "nineteenth",
-    "twentieth",
-];
+pub(super) static ORDINALS: WordList = WordList::new(|| words::list("ordinals"));
 
 /// How many words after an ordinal its noun is looked for ("second World Cup title").
 pub(super) const RANKED_NOUN_REACH: usize = 4;

@@ -86,34 +86,17 @@ pub(super) fn antonym_of(w: &str) -> Vec<&'static str> {
 
 /// Words after a negation that make it partial or temporal rather than a denial of the predicate:
 /// "did not open until 1883", "not only … but", "no longer", "not all", "not yet".
-pub(super) const PARTIAL_NEGATION: &[&str] = &[
-    "only",
-    "just",
-    "merely",
-    "necessarily",
-    "longer",
-    "always",
-    "all",
-    "every",
-    "yet",
-    "entirely",
-    "fully",
-    "quite",
-    "much",
-    "many",
-    "exactly",
-];
+pub(super) static PARTIAL_NEGATION: WordList = WordList::new(|| words::list("partial_negation"));
 
 /// Words that, anywhere in a negated clause, turn it into a time limit: "did not open to the public
 /// until 1883" says it opened then.
-pub(super) const TEMPORAL_LIMIT: &[&str] = &["until", "till", "before"];
+pub(super) static TEMPORAL_LIMIT: WordList = WordList::new(|| words::list("temporal_limit"));
 
 /// Words by which a text states an exception to what it says.
-pub(super) const EXCEPTION_WORDS: &[&str] = &["except", "excluding", "other than", "apart from", "besides", "but not", "save for"];
+pub(super) static EXCEPTION_WORDS: WordList = WordList::new(|| words::list("exception_words"));
 
 /// Words that end a negated clause: what follows is not negated ("refused to concede and filed …").
-pub(super) const CLAUSE_BREAKS: &[&str] =
-    &["and", "but", "which", "who", "while", "because", "although", "though", "whereas", "since", "as", "so", "yet", "or"];
+pub(super) static CLAUSE_BREAKS: WordList = WordList::new(|| words::list("clause_breaks"));
 
 /// Content words a negation denies (at most three, from the negation to the end of its clause) and
 /// the clause's text. `None` for partial or temporal negations.
@@ -195,29 +178,7 @@ pub(super) fn negation_reach(negating: &str, other: &str) -> Option<(NegationRea
 /// How many words an antonym's neighbour is looked for on each side, past `PASSED_OVER` words.
 pub(super) const NEIGHBOUR_REACH: usize = 3;
 /// Articles, prepositions and frequency adverbs: a shared one does not put two words in one role.
-pub(super) const PASSED_OVER: &[&str] = &[
-    "the",
-    "a",
-    "an",
-    "and",
-    "at",
-    "in",
-    "on",
-    "by",
-    "of",
-    "to",
-    "for",
-    "mostly",
-    "usually",
-    "often",
-    "mainly",
-    "largely",
-    "generally",
-    "typically",
-    "always",
-    "sometimes",
-    "very",
-];
+pub(super) static PASSED_OVER: WordList = WordList::new(|| words::list("passed_over"));
 
 /// The evidence sentence says the opposite: a negation one side has and the other lacks, or a word
 /// swapped for its antonym, on a sentence about the same subject.

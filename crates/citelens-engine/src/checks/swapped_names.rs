@@ -20,44 +20,7 @@ impl Check for SwappedNames {
 }
 
 /// Words that make a relation between two names hold both ways: the names swapped say the same.
-pub(super) const SYMMETRIC_LINKS: &[&str] = &[
-    "and",
-    "or",
-    "with",
-    "against",
-    "versus",
-    "vs",
-    "between",
-    "beside",
-    "near",
-    "alongside",
-    "together",
-    "like",
-    "married",
-    "marries",
-    "met",
-    "meets",
-    "tied",
-    "drew",
-    "fought",
-    "played",
-    "faced",
-    "borders",
-    "bordered",
-    "neighbours",
-    "neighbors",
-    "partnered",
-    "collaborated",
-    "shared",
-    "equals",
-    "equal",
-    "same",
-    "similar",
-    "debated",
-    "resembles",
-    "adjacent",
-    "next",
-];
+pub(super) static SYMMETRIC_LINKS: WordList = WordList::new(|| words::list("symmetric_links"));
 
 /// The lower-case words of a stretch of text, less articles: what two relations are compared by.
 pub(super) fn relation_words(text: &str) -> Vec<String> {

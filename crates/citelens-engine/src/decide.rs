@@ -37,6 +37,40 @@ pub struct Decision {
     pub missing_entities: Vec<String>,
     /// A contradiction only the model's scores support.
     pub model_only: bool,
+    /// The rule that decided (not part of the JSON report, whose format this does not change).
+    pub rule: ClaimRule,
+}
+
+/// Which rule of `RuleDecider` decided a claim: each way out of `RuleDecider::decide`, by name, in
+/// the order they are tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimRule {
+    /// A typed check's conflict (a value, a negation, an opposite, a name) that the model's probe
+    /// confirmed: contradicted.
+    CheckConfirmedConflict,
+    /// A contradiction no value check confirmed, which the four-way head reading the claim alone
+    /// all but certainly calls a missing fact: missing.
+    HeadReadsMissingNotContradicted,
+    /// The model entails the claim, or the evidence states every value of it: supported, or
+    /// partially supported / missing for what the checks found absent.
+    Entailed,
+    /// Entailed, but two of its names stand only in passages nothing links: missing.
+    UnlinkedNames,
+    /// Entailed only weakly, and the four-way head reads the claim as lacking a fact: missing.
+    HeadReadsMissing,
+    /// The evidence names too little of the claim, and no check found it on the same topic: unrelated.
+    Unrelated,
+    /// A check's doubt (a value plausibly otherwise, an unconfirmed opposite) and the model's
+    /// contradiction agree: contradicted.
+    CheckedDoubtContradicted,
+    /// The NLI head and the four-way head both contradict the claim clearly: contradicted.
+    TwoHeadsContradict,
+    /// The NLI head, the claim's four-way reading and the sentence's all lean contradictory: contradicted.
+    ThreeReadingsContradict,
+    /// The model's strong contradiction alone, nothing a check found: contradicted, shown unsure.
+    ModelOnlyContradiction,
+    /// None of the above: the evidence does not state it (missing).
+    NotStated,
 }
 
 impl Decision {
@@ -172,7 +206,7 @@ impl Decider for RuleDecider {
                 probe_entailment: None,
             });
         }
-        let decision = |status, confidence: f32, checks| Decision {
+        let decision = |rule, status, confidence: f32, checks| Decision {
             status,
             confidence: confidence.clamp(0.0, 1.0),
             checks,
@@ -180,6 +214,7 @@ impl Decider for RuleDecider {
             coverage,
             missing_entities: missing_entities.clone(),
             model_only: false,
+            rule,
         };
         // A contradiction no value check confirmed, which the four-way head reading this claim alone
         // all but certainly calls a missing fact (another of many values: "holds membership in World
@@ -189,12 +224,14 @@ impl Decider for RuleDecider {
         // "from 1994 to 1999"): the head reads past values as the NLI head does.
         let head_says_missing =
             !value_confirmed && !doubted_value && p.four_way.is_some_and(|h| h[1] + h[3] >= t.four_way_contradictory_to_partial);
-        let missing_not_contradicted = |reports| decision(ClaimStatus::Missing, p.four_way.map_or(0.0, |h| h[1] + h[3]), reports);
+        let missing_not_contradicted = |reports| {
+            decision(ClaimRule::HeadReadsMissingNotContradicted, ClaimStatus::Missing, p.four_way.map_or(0.0, |h| h[1] + h[3]), reports)
+        };
         if let Some(conf) = confirmed {
             if head_says_missing {
                 return missing_not_contradicted(reports);
             }
-            return decision(ClaimStatus::Contradicted, conf, reports);
+            return decision(ClaimRule::CheckConfirmedConflict, ClaimStatus::Contradicted, conf, reports);
         }
         // Two of the claim's names each in the sources, but in passages nothing links: the link the
         // claim states is not there, whatever the model reads into the passages side by side (a chain
@@ -242,7 +279,7 @@ impl Decider for RuleDecider {
                 if let Some(link) = unlinked.clone() {
                     let mut reports = reports;
                     reports.push(link);
-                    return decision(ClaimStatus::Missing, 1.0 - p.entailment * 0.8, reports);
+                    return decision(ClaimRule::UnlinkedNames, ClaimStatus::Missing, 1.0 - p.entailment * 0.8, reports);
                 }
             }
             // The four-way head, reading this claim alone, says the evidence lacks part of it: an
@@ -254,7 +291,7 @@ impl Decider for RuleDecider {
                 && head_reads_missing(p, t)
             {
                 let confidence = p.four_way.map_or(0.0, |h| 1.0 - h[0]);
-                return decision(ClaimStatus::Missing, confidence, reports);
+                return decision(ClaimRule::HeadReadsMissing, ClaimStatus::Missing, confidence, reports);
             }
             // Matching values raise confidence in a support the model gives only weakly; a model
             // leaning to contradiction keeps it below the unsure level.
@@ -262,7 +299,7 @@ impl Decider for RuleDecider {
             if p.contradiction >= t.contradiction {
                 confidence = confidence.min(t.unsure_below * 0.9);
             }
-            return decision(status, confidence, reports);
+            return decision(ClaimRule::Entailed, status, confidence, reports);
         }
         // A check that found the claim's value or its opposite otherwise in an evidence sentence
         // found the evidence talking about the same thing, however it names it ("the war" for
@@ -279,7 +316,7 @@ impl Decider for RuleDecider {
                 })
         };
         if relevance < t.relevance && !same_topic() {
-            return decision(ClaimStatus::Unrelated, 1.0 - relevance.max(p.entailment), reports);
+            return decision(ClaimRule::Unrelated, ClaimStatus::Unrelated, 1.0 - relevance.max(p.entailment), reports);
         }
         // The model alone contradicts only clearly, and less readily when every value matches.
         // Something a check found wrong (a value the evidence plausibly gives otherwise, an opposite)
@@ -290,12 +327,12 @@ impl Decider for RuleDecider {
             return missing_not_contradicted(reports);
         }
         if checked_doubt && p.contradiction >= t.contradiction {
-            return decision(ClaimStatus::Contradicted, p.contradiction, reports);
+            return decision(ClaimRule::CheckedDoubtContradicted, ClaimStatus::Contradicted, p.contradiction, reports);
         }
         // The NLI head contradicts clearly and the four-way head, reading the same claim, agrees: two
         // readings of different training behind it, so it is no longer the model's word alone.
         if p.contradiction >= t.claim_head_contradiction_nli && p.four_way.is_some_and(|h| h[2] >= t.claim_head_contradiction) {
-            return decision(ClaimStatus::Contradicted, p.contradiction, reports);
+            return decision(ClaimRule::TwoHeadsContradict, ClaimStatus::Contradicted, p.contradiction, reports);
         }
         // Three readings lean the same way: the NLI head contradicts the claim, the four-way head
         // reading the claim alone all but calls it contradictory, and reading the whole sentence it
@@ -307,7 +344,7 @@ impl Decider for RuleDecider {
             if p.contradiction >= t.contradiction
                 && f.sentence_reading.is_some_and(|s| reads_contradictory(s, t.sentence_head_contradiction))
             {
-                return decision(ClaimStatus::Contradicted, p.contradiction.max(h[2]), reports);
+                return decision(ClaimRule::ThreeReadingsContradict, ClaimStatus::Contradicted, p.contradiction.max(h[2]), reports);
             }
         }
         // Every value and name of the claim the evidence states, and nearly all its words: the
@@ -317,13 +354,16 @@ impl Decider for RuleDecider {
         // source states; it is left unsure and missing.
         let stated_whole = values_ok && !f.checks.matched.is_empty() && coverage >= t.values_coverage && missing_entities.is_empty();
         if p.contradiction >= t.strong_contradiction && !stated_whole {
-            return Decision { model_only: true, ..decision(ClaimStatus::Contradicted, p.contradiction, reports) };
+            return Decision {
+                model_only: true,
+                ..decision(ClaimRule::ModelOnlyContradiction, ClaimStatus::Contradicted, p.contradiction, reports)
+            };
         }
         // Missing: how sure we are that the evidence does not state it.
         let confidence =
             if unconfirmed_polarity || p.contradiction >= t.contradiction { 0.4 } else { 1.0 - p.entailment.max(p.contradiction) * 0.8 };
         reports.extend(unlinked);
-        decision(ClaimStatus::Missing, confidence, reports)
+        decision(ClaimRule::NotStated, ClaimStatus::Missing, confidence, reports)
     }
 }
 
@@ -405,6 +445,18 @@ mod tests {
     }
 
     #[test]
+    fn each_way_out_names_its_rule() {
+        let ev = "The Brooklyn Bridge opened on May 24, 1883.";
+        let entailed = decide("The Brooklyn Bridge opened on May 24, 1883.", ev, probs(0.95, 0.01), &[]);
+        assert_eq!((entailed.status, entailed.rule), (ClaimStatus::Supported, ClaimRule::Entailed));
+        let unrelated = decide("Marie Curie won two Nobel Prizes.", ev, probs(0.02, 0.05), &[]);
+        assert_eq!((unrelated.status, unrelated.rule), (ClaimStatus::Unrelated, ClaimRule::Unrelated));
+        let model_only = decide("The Brooklyn Bridge opened in New York.", ev, probs(0.01, 0.97), &[]);
+        assert_eq!(model_only.rule, ClaimRule::ModelOnlyContradiction, "{model_only:?}");
+        assert!(model_only.uncertain(&Thresholds::default()), "the model's word alone is shown unsure");
+    }
+
+    #[test]
     fn three_readings_that_lean_to_contradiction_make_a_sure_one() {
         let ev = "Eddie Selzer, American film producer, is a native of Covington.";
         let claim = "Eddie Selzer was born in New York City.";
@@ -412,7 +464,10 @@ mod tests {
         let sentence_contradictory = Some([0.01, 0.2, 0.78, 0.01]);
         let d = decide_in_sentence(claim, ev, claim_reading, &[], sentence_contradictory);
         assert_eq!(d.status, ClaimStatus::Contradicted);
+        assert_eq!(d.rule, ClaimRule::ThreeReadingsContradict);
         assert!(!d.uncertain(&Thresholds::default()), "three readings agree: sure, at the claim head's 0.96");
+        let one_short = decide_in_sentence(claim, ev, claim_reading, &[], None);
+        assert_eq!(one_short.rule, ClaimRule::NotStated, "the rule that decides names itself: {one_short:?}");
         // Any one reading short of its bar leaves the claim missing, as before.
         let missing = |p, s| decide_in_sentence(claim, ev, p, &[], s).status;
         assert_eq!(missing(claim_reading, None), ClaimStatus::Missing, "a one-claim sentence has no reading of its own");

@@ -41,7 +41,7 @@ mod verify;
 mod words;
 
 pub use combiner::{Combiner, CombinerError};
-pub use decide::{ClaimFacts, Decider, Decision, RuleDecider};
+pub use decide::{ClaimFacts, ClaimRule, Decider, Decision, RuleDecider};
 pub use document::{Document, DocumentError};
 pub use error::{EngineError, Result};
 pub use plan::{DocumentStage, Plan, Scores};

@@ -4,7 +4,7 @@
 //! names).
 
 use crate::entities::{self, Mentions};
-use crate::report::{ClaimDecider, ComplexityType, EdgeKind, GraphEdge, GraphNode, NodeKind, ReasoningGraph};
+use crate::report::{Category, ClaimDecider, ComplexityType, EdgeKind, GraphEdge, GraphNode, NodeKind, ReasoningGraph};
 
 /// What one sentence's evidence looks like to the complexity rule.
 pub struct SentenceEvidence<'a> {
@@ -68,6 +68,25 @@ pub fn classify(ev: &SentenceEvidence, shared: &[Shared]) -> ComplexityType {
         return ComplexityType::Intersection;
     }
     ComplexityType::Union
+}
+
+/// The answer's complexity: the hardest any sentence needs (concatenation, then intersection, then
+/// union); with none of those, union over several distinct citations, single over one.
+pub fn overall(sentence_kinds: &[ComplexityType], distinct_citations: usize) -> ComplexityType {
+    [ComplexityType::Concatenation, ComplexityType::Intersection, ComplexityType::Union]
+        .into_iter()
+        .find(|k| sentence_kinds.contains(k))
+        .unwrap_or(if distinct_citations > 1 { ComplexityType::Union } else { ComplexityType::Single })
+}
+
+/// The citation → answer edge that draws a citation's verdict.
+pub fn citation_edge(category: Category) -> EdgeKind {
+    match category {
+        Category::Supportive => EdgeKind::Supports,
+        Category::PartiallySupportive => EdgeKind::PartiallySupports,
+        Category::Contradictory => EdgeKind::Contradicts,
+        Category::Irrelevant => EdgeKind::Cited,
+    }
 }
 
 /// Adds a sentence's reasoning to the graph: citation → answer edges typed by what the citation

@@ -37,6 +37,7 @@ pub mod retrieve;
 pub mod scorer;
 pub mod segment;
 pub mod thresholds;
+mod verdict;
 mod verify;
 mod words;
 
@@ -54,4 +55,5 @@ pub use retrieve::{Bm25, Bm25Index};
 pub use retrieve::{Retriever, WordOverlap};
 pub use scorer::Scorer;
 pub use thresholds::Thresholds;
-pub use verify::{categorize, report_with, Engine};
+pub use verdict::{categorize, combine, TypedCheck};
+pub use verify::{report_with, Engine};

@@ -29,7 +29,7 @@ FLIPS = {(0, 2), (2, 0)}
 
 
 def feature_names(rust_file):
-    """`FEATURE_NAMES` as the engine lists them (`crates/citelens-engine/src/combiner.rs`)."""
+    """`FEATURE_NAMES` as the engine lists them (`crates/citelens-engine/src/decide/combiner.rs`)."""
     src = Path(rust_file).read_text()
     block = src[src.index("pub const FEATURE_NAMES"):]
     return re.findall(r'"([a-z_]+)"', block[: block.index("];")])
@@ -106,7 +106,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--train", nargs="+", required=True)
     ap.add_argument("--dev", nargs="*", default=[])
-    ap.add_argument("--names", default="crates/citelens-engine/src/combiner.rs", help="where FEATURE_NAMES is")
+    ap.add_argument("--names", default="crates/citelens-engine/src/decide/combiner.rs", help="where FEATURE_NAMES is")
     ap.add_argument("--out", required=True)
     ap.add_argument("--sure-accuracy", type=float, default=75.0, help="the accuracy sure verdicts must reach on dev answers")
     ap.add_argument("--answer-weights", type=float, nargs="+", default=[1.0, 2.0, 3.0],

@@ -23,7 +23,7 @@ def main():
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--names", default="crates/citelens-engine/src/combiner.rs")
+    ap.add_argument("--names", default="crates/citelens-engine/src/decide/combiner.rs")
     ap.add_argument("--top", type=int, default=10)
     a = ap.parse_args()
     names = combiner.feature_names(a.names)

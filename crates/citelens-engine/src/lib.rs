@@ -3,57 +3,52 @@
 //! metrics). No browser or I/O dependencies: the CLI, the widget, the worker and the extension
 //! share it.
 //!
-//! The stages, in the order [`Engine::verify`] runs them (`docs/ARCHITECTURE.md` draws them):
-//! - **text**: [`markers`] cuts the citation markers out, [`segment`] finds the sentences,
-//!   [`claims`] splits them into atomic claims, [`entities`] names the names, numbers and dates;
-//! - **plan**: [`plan`] lists every (evidence, claim) pair to score once, with [`retrieve`] and
+//! The stages, one folder each, in the order [`Engine::verify`] runs them (`docs/ARCHITECTURE.md`
+//! draws them):
+//! - **text** ([`text`]): [`markers`] cuts the citation markers out, [`segment`] finds the
+//!   sentences, [`claims`] splits them into atomic claims, [`entities`] names the names, numbers
+//!   and dates;
+//! - **plan** ([`plan`]): every (evidence, claim) pair to score once, with [`retrieve`] and
 //!   [`evidence`] choosing a long [`document`]'s sentences;
-//! - **score**: a [`Scorer`] (the model, `citelens-nli`, behind the `nli` feature) fills the
-//!   score table ([`Scores`]);
-//! - **decide**: [`checks`] compares values, [`decide`] applies the rules (or [`combiner`] the
-//!   learned combiner), [`abstain`] checks abstentions, [`complexity`] names the reasoning;
-//! - **report**: the report assembled in `verify.rs`, in `citelens-types`' [`Report`].
+//! - **score** ([`score`]): a [`Scorer`] (the model, `citelens-nli`, behind the `nli` feature)
+//!   fills the score table ([`Scores`]);
+//! - **decide** ([`decide`]): [`checks`] compares values, the rules ([`RuleDecider`], or
+//!   [`combiner`] the learned combiner) give each claim its status, `verdict` the sentences' and
+//!   the answer's, [`abstain`] checks abstentions, [`complexity`] names the reasoning;
+//! - **report** (`assemble/`): the stages' results gathered into `citelens-types`' [`Report`].
 
 // Rules read as their sentence ("a name word, joined, and not a number after a word"), and loops walk
 // parallel arrays by position: clippy's rewrites of both read worse here.
 #![allow(clippy::nonminimal_bool, clippy::needless_range_loop)]
 
-pub mod abstain;
-pub mod checks;
-pub mod claims;
-pub mod combiner;
-pub mod complexity;
+mod assemble;
 pub mod decide;
-pub mod document;
-pub mod entities;
 mod error;
-pub mod evidence;
-pub mod kg;
-pub mod markers;
 pub mod plan;
-mod progressive;
-mod question;
-pub mod retrieve;
-pub mod scorer;
-pub mod segment;
-pub mod thresholds;
-mod verdict;
-mod verify;
-mod words;
+pub mod score;
+pub mod text;
 
+// The stages' modules by their short names (`crate::markers`, `citelens_engine::checks`, …), as
+// before they had folders.
+pub use decide::{abstain, checks, combiner, complexity, kg, thresholds};
+pub use plan::{document, evidence, retrieve};
+pub use score as scorer;
+pub use text::{claims, entities, markers, segment};
+pub(crate) use text::{question, words};
+
+pub use assemble::progressive::{report_steps, sentence_prefix_ends};
 pub use combiner::{Combiner, CombinerError};
 pub use decide::{ClaimFacts, ClaimRule, Decider, Decision, RuleDecider};
 pub use document::{Document, DocumentError};
 pub use error::{EngineError, Result};
 pub use plan::{DocumentStage, Plan, Scores};
-pub use progressive::{report_steps, sentence_prefix_ends};
 // The input and report types live in `citelens-types` (a UI needs them without the rules); their
 // old paths (`citelens_engine::report::…`, `citelens_engine::input::…`) still resolve.
+pub use assemble::{report_with, Engine};
 pub use citelens_types::report::*;
 pub use citelens_types::{input, input_schema, report, Caps, CharIndex, Citation, Cut, Input, InputError, Probs, Triple};
+pub use decide::verdict::{categorize, combine, TypedCheck};
 pub use retrieve::{Bm25, Bm25Index};
 pub use retrieve::{Retriever, WordOverlap};
 pub use scorer::Scorer;
 pub use thresholds::Thresholds;
-pub use verdict::{categorize, combine, TypedCheck};
-pub use verify::{report_with, Engine};

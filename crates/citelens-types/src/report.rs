@@ -96,9 +96,9 @@ pub enum DecidedBy {
     /// one is, …), the claims decided by the rule decider.
     #[default]
     Rules,
-    /// The four-way head overrode the rules' reading (`verify::combine`; only without the combiner).
+    /// The four-way head overrode the rules' reading (`decide::verdict::combine`; only without the combiner).
     FourWayHead,
-    /// The learned combiner over the engine's readings (`combiner.rs`).
+    /// The learned combiner over the engine's readings (`decide/combiner.rs`).
     Combiner,
     /// An answer's verdict gathered from its sentences' by CAQA's rule.
     Sentences,

@@ -55,7 +55,7 @@ pub struct Thresholds {
     #[serde(default = "unsure_below")]
     pub unsure_below: f32,
     /// The four-way head's probability for its category at or above which it decides a sentence
-    /// against the rules (see `verify::combine`); above 1 the head is never used.
+    /// against the rules (see `verdict::combine`); above 1 the head is never used.
     #[serde(default = "four_way_confident")]
     pub four_way_confident: f32,
     /// The stricter bars for a head reading of supportive or contradictory: a wrong one is a flip
@@ -244,7 +244,7 @@ pub const FOUR_WAY_CONTRADICTORY_CONFIDENT: f32 = 0.92;
 // partial at 0.98). Making a supportive reading partial was measured too and left out: at any bar up
 // to 0.99 it cost WiCE dev supported claims (binary F1 56.04 -> 55.34).
 // Seventh session: a number or date check the model could not confirm now keeps the contradiction
-// (`decide`: `doubted_value`; `verify::combine`: `TypedCheck::Doubted`), which is what the Mandela
+// (`decide`: `doubted_value`; `verdict::combine`: `TypedCheck::Doubted`), which is what the Mandela
 // sentence needed; 0.97 then keeps the suite at 83.98 % with 0 flips and gives CAQA dev 89.00 (0.99:
 // 88.38), WiCE 3-way macro-F1 50.83 (49.71); 0.95 gives dev 89.13, the same elsewhere.
 /// Default for `four_way_contradictory_to_partial`.

@@ -38,7 +38,7 @@ impl Document {
     pub fn new(text: &str) -> Result<Document, DocumentError> {
         Self::check(text)?;
         // The sentence cutter works in bytes; the offsets it gives come in increasing order, so one
-        // pass through the text turns them into characters (`verify::char_at` recounts from the
+        // pass through the text turns them into characters (a count from the
         // start each time: quadratic over thousands of sentences).
         let mut cursor = CharCursor { text, byte: 0, chars: 0 };
         let mut paragraphs = Vec::new();

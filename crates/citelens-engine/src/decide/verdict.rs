@@ -1,6 +1,6 @@
 //! The decide stage above the claims: a citation's, a sentence's and the answer's verdicts from
 //! their claims' statuses (CAQA's rule), with the four-way head or the learned combiner where they
-//! decide. Each decision is a named function here; report assembly (`verify.rs`) only gathers them.
+//! decide. Each decision is a named function here; report assembly (`assemble/`) only gathers them.
 
 use crate::checks::CheckKind;
 use crate::combiner::Combiner;

@@ -2,6 +2,10 @@
 //! the model must score, made once per request. Scoring fills `Scores`; the decide and report stages
 //! read both. Streaming UIs report growing prefixes of the same plan.
 
+pub mod document;
+pub mod evidence;
+pub mod retrieve;
+
 use std::collections::HashMap;
 
 use crate::abstain::{self, AbstentionCheck};
@@ -10,7 +14,7 @@ use crate::claims::{self, Claim, Discourse};
 use crate::document::Document;
 use crate::entities::{self, Mentions};
 use crate::error::Result;
-use crate::evidence::{self, ChosenEvidence};
+use crate::evidence::ChosenEvidence;
 use crate::input::{Caps, Citation, Input};
 use crate::kg;
 use crate::markers::{self, CleanAnswer, MarkerKind};

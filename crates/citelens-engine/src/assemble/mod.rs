@@ -1,11 +1,14 @@
-//! The engine: plan → score → decide → report. `Plan` (plan.rs) cuts the answer into claims and
-//! lists the model's pairs; any `Scorer` fills `Scores`; a `Decider` (decide.rs) turns each claim's
+//! The engine: plan → score → decide → report. `Plan` (plan/) cuts the answer into claims and
+//! lists the model's pairs; any `Scorer` fills `Scores`; a `Decider` (decide/) turns each claim's
 //! scores and typed checks into a status; this file assembles the report.
+
+pub(crate) mod progressive;
 
 use std::collections::HashMap;
 
 use crate::combiner::{self, Combiner, SentenceSignals};
 use crate::complexity::{self, SentenceEvidence};
+use crate::decide::verdict::{self, categorize};
 use crate::decide::{ClaimFacts, Decider, Decision, RuleDecider};
 use crate::entities::{self, Mentions};
 use crate::error::Result;
@@ -20,7 +23,6 @@ use crate::retrieve::{Unit, WordOverlap};
 use crate::scorer::Scorer;
 use crate::segment::Piece;
 pub use crate::thresholds::Thresholds;
-use crate::verdict::{self, categorize};
 
 pub struct Engine<S: Scorer> {
     pub scorer: S,

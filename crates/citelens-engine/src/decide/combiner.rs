@@ -21,7 +21,7 @@ use crate::checks::CheckKind;
 use crate::report::{Category, CheckResult, ClaimReport, ClaimStatus, DecidedBy, Verdict};
 
 /// The shipped combiner, trained by `training/combiner.py`.
-const SHIPPED: &str = include_str!("../data/combiner.json");
+const SHIPPED: &str = include_str!("../../data/combiner.json");
 
 /// Names of the features, in the order `features` computes them; the model file lists the same.
 pub const FEATURE_NAMES: [&str; 51] = [

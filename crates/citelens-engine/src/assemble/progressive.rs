@@ -2,12 +2,12 @@
 //! scored in sentence order, and the report of the first 1, 2, … sentences after each step. Each
 //! pair is scored once; nothing is re-planned.
 
+use crate::assemble::Engine;
 use crate::error::Result;
 use crate::input::Input;
 use crate::plan::Scores;
 use crate::report::Report;
 use crate::scorer::Scorer;
-use crate::verify::Engine;
 use crate::{markers, segment};
 
 /// Partial reports per verification at most: a long answer streams in steps of several sentences.

@@ -267,7 +267,7 @@ mod tests {
 
     #[test]
     fn the_antonym_file_reads_whole_and_both_ways() {
-        let text = include_str!("../../data/antonyms.tsv");
+        let text = include_str!("../../../data/antonyms.tsv");
         let rows = text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).count();
         assert_eq!(antonym_pairs().len(), rows, "every pair line has a tab");
         assert_eq!(antonym_of("won"), ["lost"]);

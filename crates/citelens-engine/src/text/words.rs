@@ -10,7 +10,7 @@ use serde::Deserialize;
 pub type WordList = std::sync::LazyLock<&'static [&'static str]>;
 
 /// The file, compiled in: the engine runs in a browser with no file system.
-const WORD_LISTS_JSON: &str = include_str!("../data/word_lists.json");
+const WORD_LISTS_JSON: &str = include_str!("../../data/word_lists.json");
 
 #[derive(Deserialize)]
 struct Entry {

@@ -219,7 +219,7 @@ impl Decider for RuleDecider {
         // A contradiction no value check confirmed, which the four-way head reading this claim alone
         // all but certainly calls a missing fact (another of many values: "holds membership in World
         // Bank" against a passage listing other memberships), is missing: the same bar as a
-        // sentence's contradiction made partial (`verify::combine`). Not when a number or date of the
+        // sentence's contradiction made partial (`verdict::combine`). Not when a number or date of the
         // claim plausibly stands otherwise in the evidence ("served two terms, until 2004" against
         // "from 1994 to 1999"): the head reads past values as the NLI head does.
         let head_says_missing =
@@ -237,7 +237,7 @@ impl Decider for RuleDecider {
         // claim states is not there, whatever the model reads into the passages side by side (a chain
         // answer without its bridge). A clear entailment stands: prose may link them by a description
         // the check cannot follow ("the bridge"). Reported on a claim found missing, it also keeps
-        // the four-way head from calling the sentence supported (`verify::doubts_support`).
+        // the four-way head from calling the sentence supported (`verdict::doubts_support`).
         let unlinked = f.checks.unlinked.as_ref().filter(|_| p.entailment < t.clear_entailment).map(|(a, b)| CheckReport {
             kind: CheckKind::Name,
             result: CheckResult::Absent,

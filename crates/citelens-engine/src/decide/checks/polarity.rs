@@ -60,7 +60,7 @@ pub(super) fn without_negation(claim: &str) -> Option<String> {
 pub(super) fn antonym_pairs() -> &'static [(&'static str, &'static str)] {
     static PAIRS: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
     PAIRS.get_or_init(|| {
-        include_str!("../../data/antonyms.tsv")
+        include_str!("../../../data/antonyms.tsv")
             .lines()
             .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
             .filter_map(|l| l.split_once('\t'))

@@ -9,13 +9,16 @@
 //!   sentences, [`claims`] splits them into atomic claims, [`entities`] names the names, numbers
 //!   and dates;
 //! - **plan** ([`plan`]): every (evidence, claim) pair to score once, with [`retrieve`] and
-//!   [`evidence`] choosing a long [`document`]'s sentences;
+//!   [`evidence`] choosing a long [`document`]'s sentences, the typed [`checks`] and their probes,
+//!   and [`abstain`]'s check of abstaining sentences;
 //! - **score** ([`score`]): a [`Scorer`] (the model, `citelens-nli`, behind the `nli` feature)
 //!   fills the score table ([`Scores`]);
-//! - **decide** ([`decide`]): [`checks`] compares values, the rules ([`RuleDecider`], or
-//!   [`combiner`] the learned combiner) give each claim its status, `verdict` the sentences' and
-//!   the answer's, [`abstain`] checks abstentions, [`complexity`] names the reasoning;
+//! - **decide** ([`decide`]): the rules ([`RuleDecider`], or [`combiner`] the learned combiner)
+//!   give each claim its status from its scores and checks, `verdict` the sentences' and the
+//!   answer's, [`complexity`] names the reasoning;
 //! - **report** (`assemble/`): the stages' results gathered into `citelens-types`' [`Report`].
+//!
+//! A stage imports only the stages before it ([`thresholds`] and the types are read by all).
 
 // Rules read as their sentence ("a name word, joined, and not a number after a word"), and loops walk
 // parallel arrays by position: clippy's rewrites of both read worse here.
@@ -27,14 +30,14 @@ mod error;
 pub mod plan;
 pub mod score;
 pub mod text;
+pub mod thresholds;
 
-// The stages' modules by their short names (`crate::markers`, `citelens_engine::checks`, …), as
+// The stages' modules by their short names (`crate::text::markers`, `citelens_engine::checks`, …), as
 // before they had folders.
-pub use decide::{abstain, checks, combiner, complexity, kg, thresholds};
-pub use plan::{document, evidence, retrieve};
+pub use decide::{combiner, complexity};
+pub use plan::{abstain, checks, document, evidence, retrieve};
 pub use score as scorer;
-pub use text::{claims, entities, markers, segment};
-pub(crate) use text::{question, words};
+pub use text::{claims, entities, kg, markers, segment};
 
 pub use assemble::progressive::{report_steps, sentence_prefix_ends};
 pub use combiner::{Combiner, CombinerError};

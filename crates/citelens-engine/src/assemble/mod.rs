@@ -6,23 +6,23 @@ pub(crate) mod progressive;
 
 use std::collections::HashMap;
 
-use crate::combiner::{self, Combiner, SentenceSignals};
-use crate::complexity::{self, SentenceEvidence};
+use crate::decide::combiner::{self, Combiner, SentenceSignals};
+use crate::decide::complexity::{self, SentenceEvidence};
 use crate::decide::verdict::{self, categorize};
 use crate::decide::{ClaimFacts, Decider, Decision, RuleDecider};
-use crate::entities::{self, Mentions};
 use crate::error::Result;
-use crate::evidence::ClaimEvidence;
-use crate::input::{Caps, Input};
-use crate::kg;
-use crate::markers::CleanAnswer;
+use crate::plan::evidence::ClaimEvidence;
+use crate::plan::retrieve::Bm25;
+use crate::plan::retrieve::{Unit, WordOverlap};
 use crate::plan::{ClaimPlan, DocumentStage, Plan, Scores, Source};
-use crate::report::*;
-use crate::retrieve::Bm25;
-use crate::retrieve::{Unit, WordOverlap};
-use crate::scorer::Scorer;
-use crate::segment::Piece;
+use crate::score::Scorer;
+use crate::text::entities::{self, Mentions};
+use crate::text::kg;
+use crate::text::markers::CleanAnswer;
+use crate::text::segment::Piece;
 pub use crate::thresholds::Thresholds;
+use citelens_types::input::{Caps, Input};
+use citelens_types::report::*;
 
 pub struct Engine<S: Scorer> {
     pub scorer: S,
@@ -582,7 +582,7 @@ fn evidence_ref(src: &Source, unit: &Unit, p: Probs) -> EvidenceRef {
 }
 
 /// Clean-text ranges of the claim's words a confirmed typed check found wrong.
-fn mismatched_pieces(text: &str, claim: &crate::claims::Claim, checks: &[CheckReport]) -> Option<Vec<Piece>> {
+fn mismatched_pieces(text: &str, claim: &crate::text::claims::Claim, checks: &[CheckReport]) -> Option<Vec<Piece>> {
     let mut out = Vec::new();
     for c in checks.iter().filter(|c| matches!(c.result, CheckResult::Mismatch | CheckResult::Absent)) {
         for p in &claim.parts {
@@ -611,7 +611,7 @@ fn mark(labels: &mut [Option<(SpanLabel, usize)>], p: &Piece, label: SpanLabel, 
 }
 
 /// Clean-text ranges of the claim's names that the evidence lacks.
-fn missing_pieces(text: &str, claim: &crate::claims::Claim, missing: &[String]) -> Vec<Piece> {
+fn missing_pieces(text: &str, claim: &crate::text::claims::Claim, missing: &[String]) -> Vec<Piece> {
     let mut out = Vec::new();
     for p in &claim.parts {
         for e in entities::extract(&text[p.start..p.end]) {

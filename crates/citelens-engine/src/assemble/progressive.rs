@@ -4,11 +4,11 @@
 
 use crate::assemble::Engine;
 use crate::error::Result;
-use crate::input::Input;
 use crate::plan::Scores;
-use crate::report::Report;
-use crate::scorer::Scorer;
-use crate::{markers, segment};
+use crate::score::Scorer;
+use crate::text::{markers, segment};
+use citelens_types::input::Input;
+use citelens_types::report::Report;
 
 /// Partial reports per verification at most: a long answer streams in steps of several sentences.
 pub const MAX_PARTIALS: usize = 12;

@@ -1,11 +1,11 @@
 //! The decide stage: from a claim's scores and typed checks to its status, confidence and reasons.
 //! `Decider` is the seam for a trained classifier; `RuleDecider` is the auditable rule set.
 
-use crate::checks::{self, CheckKind, CheckOutcome, Side};
-use crate::entities::{self, Mentions};
-use crate::question;
-use crate::report::{CheckReport, CheckResult, ClaimStatus, Probs};
+use crate::plan::checks::{self, CheckKind, CheckOutcome, Side};
+use crate::text::entities::{self, Mentions};
+use crate::text::question;
 use crate::thresholds::{Thresholds, INDISTINCT_NAME_MARGIN};
+use citelens_types::report::{CheckReport, CheckResult, ClaimStatus, Probs};
 
 /// Everything known about one claim against the evidence of its sentence (or one citation of it).
 pub struct ClaimFacts<'a> {
@@ -391,7 +391,7 @@ pub fn relevance(claim: &str, evidence: &Mentions) -> f32 {
     if !ents.is_empty() {
         return ents.iter().filter(|e| evidence.mentions(&e.text)).count() as f32 / ents.len() as f32;
     }
-    if crate::checks::content_words(claim).is_empty() {
+    if crate::plan::checks::content_words(claim).is_empty() {
         return 0.0;
     }
     coverage(claim, evidence)
@@ -399,7 +399,7 @@ pub fn relevance(claim: &str, evidence: &Mentions) -> f32 {
 
 /// Share of the claim's content words that the evidence contains (1 for a claim without any).
 pub fn coverage(claim: &str, evidence: &Mentions) -> f32 {
-    let words = crate::checks::content_words(claim);
+    let words = crate::plan::checks::content_words(claim);
     if words.is_empty() {
         return 1.0;
     }
@@ -409,7 +409,7 @@ pub fn coverage(claim: &str, evidence: &Mentions) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checks;
+    use crate::plan::checks;
 
     fn probs(e: f32, c: f32) -> Probs {
         Probs { entailment: e, neutral: 1.0 - e - c, contradiction: c, four_way: None, evidence: None }

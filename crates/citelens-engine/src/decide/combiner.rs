@@ -17,8 +17,8 @@
 
 use serde::Deserialize;
 
-use crate::checks::CheckKind;
-use crate::report::{Category, CheckResult, ClaimReport, ClaimStatus, DecidedBy, Verdict};
+use crate::plan::checks::CheckKind;
+use citelens_types::report::{Category, CheckResult, ClaimReport, ClaimStatus, DecidedBy, Verdict};
 
 /// The shipped combiner, trained by `training/combiner.py`.
 const SHIPPED: &str = include_str!("../../data/combiner.json");
@@ -98,7 +98,7 @@ pub fn features(s: &SentenceSignals) -> Vec<f32> {
     let max = |v: &[f32]| v.iter().copied().reduce(f32::max).unwrap_or(0.0);
     let mean = |v: &[f32]| if v.is_empty() { 0.0 } else { v.iter().sum::<f32>() / v.len() as f32 };
     let share = |st: ClaimStatus| claims.iter().filter(|c| c.status == st).count() as f32 / n;
-    let count = |pred: &dyn Fn(&crate::report::CheckReport) -> bool| {
+    let count = |pred: &dyn Fn(&citelens_types::report::CheckReport) -> bool| {
         (claims.iter().flat_map(|c| c.checks.iter()).filter(|k| pred(k)).count() as f32).min(3.0)
     };
     let four_way = s.four_way.unwrap_or([0.25; 4]);
@@ -114,7 +114,7 @@ pub fn features(s: &SentenceSignals) -> Vec<f32> {
     let cit_ent = over(&|c| c.by_citation.iter().map(|b| b.probabilities.entailment).fold(0.0, f32::max));
     let cit_con = over(&|c| c.by_citation.iter().map(|b| b.probabilities.contradiction).fold(0.0, f32::max));
     let claim_four_way = |i: usize| over(&|c| c.probabilities.four_way.unwrap_or([0.25; 4])[i]);
-    let is_value = |k: &crate::report::CheckReport| k.kind != CheckKind::Name;
+    let is_value = |k: &citelens_types::report::CheckReport| k.kind != CheckKind::Name;
     vec![
         four_way[0],
         four_way[1],

@@ -3,8 +3,8 @@
 //! which share it), `concatenation` (a chain: the citations share a bridge entity the answer never
 //! names).
 
-use crate::entities::{self, Mentions};
-use crate::report::{Category, ClaimDecider, ComplexityType, EdgeKind, GraphEdge, GraphNode, NodeKind, ReasoningGraph};
+use crate::text::entities::{self, Mentions};
+use citelens_types::report::{Category, ClaimDecider, ComplexityType, EdgeKind, GraphEdge, GraphNode, NodeKind, ReasoningGraph};
 
 /// What one sentence's evidence looks like to the complexity rule.
 pub struct SentenceEvidence<'a> {

@@ -2,11 +2,11 @@
 //! their claims' statuses (CAQA's rule), with the four-way head or the learned combiner where they
 //! decide. Each decision is a named function here; report assembly (`assemble/`) only gathers them.
 
-use crate::checks::CheckKind;
-use crate::combiner::Combiner;
+use crate::decide::combiner::Combiner;
 use crate::decide::Decision;
-use crate::report::*;
+use crate::plan::checks::CheckKind;
 use crate::thresholds::Thresholds;
+use citelens_types::report::*;
 
 /// The typed checks behind a sentence's verdict, as `combine` weighs them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,7 +32,7 @@ pub enum TypedCheck {
 pub(crate) fn doubts_support(c: &CheckReport) -> bool {
     match c.result {
         CheckResult::Absent => true,
-        CheckResult::Unconfirmed => c.kind != crate::checks::CheckKind::Name,
+        CheckResult::Unconfirmed => c.kind != crate::plan::checks::CheckKind::Name,
         CheckResult::Match | CheckResult::Mismatch => false,
     }
 }
@@ -260,10 +260,10 @@ mod four_way_tests {
             message: String::new(),
             probe_entailment: Some(0.37),
         };
-        assert!(doubts_support(&check(crate::checks::CheckKind::Polarity, CheckResult::Unconfirmed)));
-        assert!(doubts_support(&check(crate::checks::CheckKind::Number, CheckResult::Absent)));
-        assert!(!doubts_support(&check(crate::checks::CheckKind::Name, CheckResult::Unconfirmed)));
-        assert!(!doubts_support(&check(crate::checks::CheckKind::Number, CheckResult::Match)));
+        assert!(doubts_support(&check(crate::plan::checks::CheckKind::Polarity, CheckResult::Unconfirmed)));
+        assert!(doubts_support(&check(crate::plan::checks::CheckKind::Number, CheckResult::Absent)));
+        assert!(!doubts_support(&check(crate::plan::checks::CheckKind::Name, CheckResult::Unconfirmed)));
+        assert!(!doubts_support(&check(crate::plan::checks::CheckKind::Number, CheckResult::Match)));
     }
 
     #[test]

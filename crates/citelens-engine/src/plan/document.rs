@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::segment;
+use crate::text::segment;
 
 pub use citelens_types::document_text::{DocumentError, MAX_CONTROL_SHARE, MAX_DOCUMENT_BYTES};
 

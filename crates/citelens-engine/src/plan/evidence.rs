@@ -9,9 +9,9 @@ use std::collections::{HashMap, HashSet};
 
 use bm25::Tokenizer;
 
-use crate::report::Probs;
-use crate::retrieve::StemmedWords;
+use crate::plan::retrieve::StemmedWords;
 use crate::thresholds::Thresholds;
+use citelens_types::report::Probs;
 
 /// Sentences per claim and document that BM25 hands to the model. A model pass per candidate is the
 /// cost; see the long-document table in docs/HISTORY.md for what fewer or more gave.
@@ -131,7 +131,7 @@ impl Coverage {
         terms.dedup();
         // Only names and numbers pin a part of the claim down: a sentence naming the claim's other
         // common words (a trial's comparator, "placebo") is seldom evidence of another part.
-        let pinning: HashSet<String> = crate::entities::extract(claim)
+        let pinning: HashSet<String> = crate::text::entities::extract(claim)
             .iter()
             .flat_map(|e| self.words.tokenize(&e.text))
             .chain(terms.iter().filter(|w| w.chars().any(|c| c.is_ascii_digit())).cloned())

@@ -2,28 +2,30 @@
 //! the model must score, made once per request. Scoring fills `Scores`; the decide and report stages
 //! read both. Streaming UIs report growing prefixes of the same plan.
 
+pub mod abstain;
+pub mod checks;
 pub mod document;
 pub mod evidence;
 pub mod retrieve;
 
 use std::collections::HashMap;
 
-use crate::abstain::{self, AbstentionCheck};
-use crate::checks::{self, CheckOutcome};
-use crate::claims::{self, Claim, Discourse};
-use crate::document::Document;
-use crate::entities::{self, Mentions};
 use crate::error::Result;
-use crate::evidence::ChosenEvidence;
-use crate::input::{Caps, Citation, Input};
-use crate::kg;
-use crate::markers::{self, CleanAnswer, MarkerKind};
-use crate::question;
-use crate::report::{Finding, FindingKind, Probs};
-use crate::retrieve::{Retriever, Unit};
-use crate::scorer::Scorer;
-use crate::segment::{self, Piece};
-use crate::words::{self, WordList};
+use crate::plan::document::Document;
+use crate::plan::evidence::ChosenEvidence;
+use crate::plan::retrieve::{Retriever, Unit};
+use crate::score::Scorer;
+use crate::text::claims::{self, Claim, Discourse};
+use crate::text::entities::{self, Mentions};
+use crate::text::kg;
+use crate::text::markers::{self, CleanAnswer, MarkerKind};
+use crate::text::question;
+use crate::text::segment::{self, Piece};
+use crate::text::words::{self, WordList};
+use abstain::AbstentionCheck;
+use checks::CheckOutcome;
+use citelens_types::input::{Caps, Citation, Input};
+use citelens_types::report::{Finding, FindingKind, Probs};
 
 /// Index of a pair in `Plan::pairs`.
 pub type PairId = usize;

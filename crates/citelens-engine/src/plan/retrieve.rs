@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use bm25::{Embedder, EmbedderBuilder, Scorer, Tokenizer};
 use rust_stemmers::{Algorithm, Stemmer};
 
-use crate::checks;
+use crate::plan::checks;
 
 #[derive(Clone, Debug)]
 pub struct Unit {

@@ -1,7 +1,7 @@
 //! The NLI question the engine asks, behind a trait so the engine does not care where it is answered
 //! (the shipped model in-process, or a worker), and unit tests can use a double.
 
-use crate::report::Probs;
+use citelens_types::report::Probs;
 
 pub trait Scorer {
     /// Probabilities for each (premise, hypothesis) pair, in order.

@@ -18,9 +18,9 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::entities;
-use crate::segment::Piece;
-use crate::words::{self, WordList};
+use crate::text::entities;
+use crate::text::segment::Piece;
+use crate::text::words::{self, WordList};
 
 /// One atomic claim: its text as the model reads it, and the sentence ranges it came from.
 #[derive(Debug, Clone, PartialEq)]

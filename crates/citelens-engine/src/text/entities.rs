@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use crate::words::{self, WordList};
+use crate::text::words::{self, WordList};
 use regex::Regex;
 
 #[derive(Debug, Clone, PartialEq)]

@@ -3,6 +3,7 @@
 
 pub mod claims;
 pub mod entities;
+pub mod kg;
 pub mod markers;
 pub(crate) mod question;
 pub mod segment;

@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use crate::entities::{self, Mentions};
+use crate::text::entities::{self, Mentions};
 
 /// The claim without the descriptors it copied from the question and the evidence lacks:
 /// "the politician Mohammad Najibullah's country" → "Mohammad Najibullah's country". `None` when

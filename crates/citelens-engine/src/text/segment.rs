@@ -1,7 +1,7 @@
 //! The text stage's units: `Piece`, the one offset type (a byte range in the text it came from;
 //! the report turns it into characters of the original answer once), and sentences.
 
-use crate::words::{self, WordList};
+use crate::text::words::{self, WordList};
 use unicode_segmentation::UnicodeSegmentation;
 
 /// A byte range in the text it came from.

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::retrieve::{Bm25Index, StemmedWords};
+use crate::plan::retrieve::{Bm25Index, StemmedWords};
 
 /// Share of the asked-about words (stemmed content words) one document sentence must carry for
 /// the document to count as possibly answering.

@@ -27,7 +27,7 @@ pub(super) static CONTRAST_CUES: WordList = WordList::new(|| words::list("contra
 /// spiralling toward Mars, while Deimos is slowly moving away"): the model, reading the whole
 /// sentence, entails the claim by its words. The probe is the claim about the other name.
 pub(super) fn contrasted_subject(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
-    let subject = entities::extract(claim).into_iter().next().filter(|e| crate::claims::opens_sentence(claim, e.start))?;
+    let subject = entities::extract(claim).into_iter().next().filter(|e| crate::text::claims::opens_sentence(claim, e.start))?;
     // ASCII lower-casing keeps byte offsets, so the cuts index `sentence` itself.
     let lower = sentence.to_ascii_lowercase();
     let mut cuts: Vec<usize> = CONTRAST_CUES.iter().flat_map(|cue| lower.match_indices(cue).map(|(at, _)| at)).collect();
@@ -47,7 +47,7 @@ pub(super) fn contrasted_subject(claim: &str, sentence: &str, si: usize) -> Opti
                 .split_once(' ')
                 .filter(|(cue, _)| ["while", "whereas", "but", "unlike"].contains(&cue.to_lowercase().as_str()))
                 .map_or(clause, |(_, rest)| rest);
-            let name = entities::extract(body).into_iter().next().filter(|e| crate::claims::opens_sentence(body, e.start));
+            let name = entities::extract(body).into_iter().next().filter(|e| crate::text::claims::opens_sentence(body, e.start));
             (body, name)
         })
         .collect();

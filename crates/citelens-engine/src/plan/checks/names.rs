@@ -33,7 +33,7 @@ pub(super) fn names(claim: &str, sentence: &str, si: usize, all: &Mentions) -> V
     let claim_names = entities::extract(claim);
     let claim_mentions = Mentions::new(claim);
     for (ci, c) in claim_names.iter().enumerate() {
-        let person = crate::claims::is_person_like(&c.text, claim, c.start);
+        let person = crate::text::claims::is_person_like(&c.text, claim, c.start);
         // "US" for "United States": an acronym of a name the evidence gives is that name.
         if ev.iter().any(|e| is_acronym_of(&c.text, &e.text)) {
             continue;
@@ -56,8 +56,8 @@ pub(super) fn names(claim: &str, sentence: &str, si: usize, all: &Mentions) -> V
             let same_head = same_head_of(e);
             // A subject the sentence does not name, against a person the sentence does.
             let both_people = is_subject
-                && crate::claims::is_person_like(&c.text, claim, c.start)
-                && crate::claims::is_person_like(&e.text, sentence, e.start);
+                && crate::text::claims::is_person_like(&c.text, claim, c.start)
+                && crate::text::claims::is_person_like(&e.text, sentence, e.start);
             if same_role || same_head || both_people {
                 let probe = format!("{}{}{}", &claim[..c.start], e.text, &claim[c.end..]);
                 out.push(Conflict::new(CheckKind::Name, &c.text, &e.text, probe, si).in_same_role(same_role || same_head));

@@ -1,7 +1,7 @@
 //! Knowledge-graph citations: triples as sentences, and matching cited facts against the graph.
 
-use crate::entities::norm_words;
-use crate::input::Triple;
+use crate::text::entities::norm_words;
+use citelens_types::input::Triple;
 
 /// A triple as a sentence the NLI model can read.
 pub fn verbalize(subject: &str, relation: &str, object: &str) -> String {

@@ -196,7 +196,8 @@ pub(super) fn round_sig(x: f64, sig: u32) -> f64 {
 }
 
 /// (unit as normalised, family, scale to the family's base).
-pub(super) static UNITS: std::sync::LazyLock<&'static [(&'static str, &'static str, f64)]> = std::sync::LazyLock::new(crate::words::units);
+pub(super) static UNITS: std::sync::LazyLock<&'static [(&'static str, &'static str, f64)]> =
+    std::sync::LazyLock::new(crate::text::words::units);
 
 pub(super) fn unit_of(word: &str, next: &str) -> Option<(&'static str, bool)> {
     let w = word.to_lowercase();
@@ -251,7 +252,8 @@ pub(super) fn month_of(w: &str) -> Option<u32> {
         .map(|i| i as u32 + 1)
 }
 
-pub(super) static NUMBER_WORDS: std::sync::LazyLock<&'static [(&'static str, f64)]> = std::sync::LazyLock::new(crate::words::number_words);
+pub(super) static NUMBER_WORDS: std::sync::LazyLock<&'static [(&'static str, f64)]> =
+    std::sync::LazyLock::new(crate::text::words::number_words);
 
 pub(super) static APPROX: WordList = WordList::new(|| words::list("approx"));
 

@@ -13,8 +13,8 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::entities::{self, Mentions};
-use crate::words::{self, WordList};
+use crate::text::entities::{self, Mentions};
+use crate::text::words::{self, WordList};
 
 /// What kind of value a check compared (a report type).
 pub use citelens_types::CheckKind;
@@ -224,7 +224,7 @@ fn same_subject(claim: &str, sentence: &str) -> bool {
     if first.start == 0
         && !first.text.contains(' ')
         && next.starts_with(char::is_lowercase)
-        && !crate::claims::is_verb(next)
+        && !crate::text::claims::is_verb(next)
         && !["should", "must"].contains(&next)
     {
         return true;
@@ -234,7 +234,7 @@ fn same_subject(claim: &str, sentence: &str) -> bool {
     // about whether Trump won. A leading time or place ("In 1911 Curie received …") is skipped.
     let subject = ev.iter().find(|e| e.text.chars().any(char::is_alphabetic));
     match subject {
-        Some(e) if crate::claims::opens_sentence(sentence, e.start) => {
+        Some(e) if crate::text::claims::opens_sentence(sentence, e.start) => {
             let m = Mentions::new(&e.text);
             m.mentions(&first.text) || Mentions::new(&first.text).mentions(&e.text)
         }

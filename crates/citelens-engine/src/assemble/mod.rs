@@ -232,7 +232,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
                     .map(|pr| (pr.source_pos == pos).then(|| (book.get(pr.probe).entailment, book.get(pr.original).entailment)))
                     .collect();
                 let d = decider.decide(&ClaimFacts {
-                    claim: &report.text,
+                    claim: &cw.analysed,
                     question: &question,
                     probs: p,
                     evidence: &alone[pos],
@@ -441,7 +441,7 @@ fn decide_claim(
         cw.probes.iter().map(|pr| Some((book.get(pr.probe).entailment, book.get(pr.original).entailment))).collect();
     let signals = claim_signals(cw, book, &probes);
     let d: Decision = decider.decide(&ClaimFacts {
-        claim: &cw.claim.text,
+        claim: &cw.analysed,
         question,
         probs,
         evidence,

@@ -2,6 +2,7 @@
 //! `Decider` is the seam for a trained classifier; `RuleDecider` is the auditable rule set.
 
 use crate::plan::checks::{self, CheckKind, CheckOutcome, Side};
+use crate::text::analysed::Analysed;
 use crate::text::entities::{self, Mentions};
 use crate::text::question;
 use crate::thresholds::{Thresholds, INDISTINCT_NAME_MARGIN};
@@ -9,7 +10,8 @@ use citelens_types::report::{CheckReport, CheckResult, ClaimStatus, Probs};
 
 /// Everything known about one claim against the evidence of its sentence (or one citation of it).
 pub struct ClaimFacts<'a> {
-    pub claim: &'a str,
+    /// The claim, analysed once for every decision on it.
+    pub claim: &'a Analysed,
     pub question: &'a str,
     /// The deciding reading's probabilities (best-entailing candidate, or the joint / least
     /// contradicting reading when nothing entails).
@@ -100,8 +102,9 @@ impl Decider for RuleDecider {
         let t = &self.thresholds;
         let relevance = relevance(f.claim, f.evidence);
         let coverage = coverage(f.claim, f.evidence);
+        let claim = f.claim.text();
         let missing_entities: Vec<String> =
-            entities::extract(f.claim).into_iter().filter(|e| !f.evidence.mentions(&e.text)).map(|e| e.text).collect();
+            f.claim.names().iter().filter(|e| !f.evidence.mentions(&e.text)).map(|e| e.text.clone()).collect();
         let p = f.probs;
 
         // Typed checks: a conflict is confirmed when the model reads the claim with the evidence's
@@ -171,11 +174,11 @@ impl Decider for RuleDecider {
                 message: if is_confirmed && c.negated == Some(Side::Claim) {
                     // A negation is said as the two statements: "the source says … was open to
                     // pedestrians; the answer says … was never open to pedestrians".
-                    format!("the source says {}; the answer says {}", c.probe.trim_end_matches('.'), f.claim.trim_end_matches('.'))
+                    format!("the source says {}; the answer says {}", c.probe.trim_end_matches('.'), claim.trim_end_matches('.'))
                 } else if c.negated == Some(Side::Claim) {
                     format!("the answer negates it (\"{}\") and the source does not; not clearly the same fact", c.claim_says)
                 } else if is_confirmed && c.negated == Some(Side::Source) {
-                    format!("the source says \"{}\"; the answer says {}", c.source_says, f.claim.trim_end_matches('.'))
+                    format!("the source says \"{}\"; the answer says {}", c.source_says, claim.trim_end_matches('.'))
                 } else if c.negated == Some(Side::Source) {
                     format!("the source negates it (\"{}\") and the answer does not; not clearly the same fact", c.source_says)
                 } else if is_confirmed {
@@ -270,7 +273,7 @@ impl Decider for RuleDecider {
             }
             if t.require_question_subject
                 && status == ClaimStatus::Supported
-                && !question::missing_subjects(f.claim, f.question, f.evidence).is_empty()
+                && !question::missing_subjects(claim, f.question, f.evidence).is_empty()
             {
                 status = ClaimStatus::PartiallySupported;
             }
@@ -310,7 +313,7 @@ impl Decider for RuleDecider {
         // (Asked only of a claim that reads unrelated: the claim's values are parsed again for it.)
         let same_topic = || {
             f.checks.conflicts.iter().any(|c| c.kind != CheckKind::Name)
-                || checks::values(f.claim).iter().any(|v| {
+                || f.claim.values().iter().any(|v| {
                     f.checks.matched.contains(&v.text)
                         && (v.day.is_some() || v.unit.as_deref().is_some_and(|u| !["year", "year_of", "date"].contains(&u)))
                 })
@@ -382,24 +385,25 @@ fn reads_contradictory(h: [f32; 4], bar: f32) -> bool {
 /// Share of the claim's names (or, without names, content words) that the evidence mentions.
 /// Numbers do not count here (a value the evidence lacks makes a claim partial, not irrelevant),
 /// nor does a capitalised first word the evidence never names ("Babies are born …").
-pub fn relevance(claim: &str, evidence: &Mentions) -> f32 {
-    let ents: Vec<entities::Entity> = entities::extract(claim)
-        .into_iter()
+pub fn relevance(claim: &Analysed, evidence: &Mentions) -> f32 {
+    let ents: Vec<&entities::Entity> = claim
+        .names()
+        .iter()
         .filter(|e| e.text.chars().any(char::is_alphabetic) && !e.text.chars().all(|c| c.is_ascii_digit() || c.is_whitespace()))
         .filter(|e| !(e.start == 0 && !e.text.contains(' ') && !evidence.mentions(&e.text)))
         .collect();
     if !ents.is_empty() {
         return ents.iter().filter(|e| evidence.mentions(&e.text)).count() as f32 / ents.len() as f32;
     }
-    if crate::plan::checks::content_words(claim).is_empty() {
+    if claim.content_words().is_empty() {
         return 0.0;
     }
     coverage(claim, evidence)
 }
 
 /// Share of the claim's content words that the evidence contains (1 for a claim without any).
-pub fn coverage(claim: &str, evidence: &Mentions) -> f32 {
-    let words = crate::plan::checks::content_words(claim);
+pub fn coverage(claim: &Analysed, evidence: &Mentions) -> f32 {
+    let words = claim.content_words();
     if words.is_empty() {
         return 1.0;
     }
@@ -426,11 +430,11 @@ mod tests {
         probes: &[Option<(f32, f32)>],
         sentence_reading: Option<[f32; 4]>,
     ) -> Decision {
-        let outcome = checks::check(claim, &[evidence.to_string()]);
+        let outcome = checks::check_texts(claim, &[evidence.to_string()]);
         let ev = Mentions::new(evidence);
         let probes: Vec<Option<(f32, f32)>> = if probes.is_empty() { vec![None; outcome.conflicts.len()] } else { probes.to_vec() };
         RuleDecider { thresholds: Thresholds::default() }.decide(&ClaimFacts {
-            claim,
+            claim: &Analysed::new(claim),
             question: "",
             probs: p,
             evidence: &ev,
@@ -490,11 +494,11 @@ mod tests {
         let claim = "The producer of Jackie Cooper's film is Yoram Globus.";
         let ev = "Jackie Cooper was born in Los Angeles. Superman IV counts Yoram Globus among its producers.";
         let decide = |e: f32, unlinked: bool| {
-            let mut outcome = checks::check(claim, &[ev.to_string()]);
+            let mut outcome = checks::check_texts(claim, &[ev.to_string()]);
             outcome.unlinked = unlinked.then(|| ("Jackie Cooper".to_string(), "Yoram Globus".to_string()));
             let probes = vec![None; outcome.conflicts.len()];
             RuleDecider { thresholds: Thresholds::default() }.decide(&ClaimFacts {
-                claim,
+                claim: &Analysed::new(claim),
                 question: "",
                 probs: probs(e, 0.1),
                 evidence: &Mentions::new(ev),
@@ -555,7 +559,7 @@ mod tests {
     #[test]
     fn a_rival_name_the_model_entails_as_readily_as_the_claims_blocks_support() {
         let (claim, ev) = ("East Orange is in the Eastern Time Zone.", "East Orange is in the Central Time Zone.");
-        let n = checks::check(claim, &[ev.to_string()]).conflicts.len();
+        let n = checks::check_texts(claim, &[ev.to_string()]).conflicts.len();
         assert!(n > 0);
         let d = decide(claim, ev, probs(0.88, 0.1), &vec![Some((0.87, 0.88)); n]);
         assert_ne!(d.status, ClaimStatus::Supported, "both names entailed alike: {d:?}");
@@ -567,7 +571,7 @@ mod tests {
     fn a_name_contradiction_the_head_reads_as_a_missing_fact_is_missing() {
         let ev = "Qatar holds membership in the United Nations and the Arab League.";
         let claim = "Qatar holds membership in World Bank.";
-        let outcome = checks::check(claim, &[ev.to_string()]);
+        let outcome = checks::check_texts(claim, &[ev.to_string()]);
         let probes = vec![Some((0.9, 0.05)); outcome.conflicts.len()];
         let d = decide(claim, ev, with_head(0.02, 0.97, [0.0, 0.995, 0.0, 0.005]), &probes);
         assert_eq!(d.status, ClaimStatus::Missing);
@@ -584,7 +588,7 @@ mod tests {
         // So does one the model could not confirm, when the NLI head contradicts: the head reads
         // past years as the NLI head does.
         let (claim, ev) = ("Mandela served until 2004.", "Mandela served as president from 1994 to 1999.");
-        let outcome = checks::check(claim, &[ev.to_string()]);
+        let outcome = checks::check_texts(claim, &[ev.to_string()]);
         assert!(outcome.conflicts.iter().any(|c| c.kind == CheckKind::Date), "{outcome:?}");
         let probes = vec![Some((0.3, 0.1)); outcome.conflicts.len()];
         let d = decide(claim, ev, with_head(0.08, 0.8, [0.0, 0.99, 0.01, 0.0]), &probes);

@@ -15,6 +15,7 @@ use crate::plan::document::Document;
 use crate::plan::evidence::ChosenEvidence;
 use crate::plan::retrieve::{Retriever, Unit};
 use crate::score::Scorer;
+use crate::text::analysed::Analysed;
 use crate::text::claims::{self, Claim, Discourse};
 use crate::text::entities::{self, Mentions};
 use crate::text::kg;
@@ -68,6 +69,8 @@ pub struct DocCandidates {
 
 pub struct ClaimPlan {
     pub claim: Claim,
+    /// The claim's text analysed once, for its checks and every decision on it.
+    pub analysed: Analysed,
     /// Round one only: candidate evidence from each cited document.
     pub candidates: Vec<DocCandidates>,
     /// Pair per cited source, in the sentence's citation order.
@@ -356,6 +359,7 @@ impl Plan {
                     candidates.push(DocCandidates { pos, units, joint, terms });
                 }
                 w.claims.push(ClaimPlan {
+                    analysed: Analysed::new(claim.text.as_str()),
                     claim,
                     candidates,
                     indiv: vec![],
@@ -408,6 +412,9 @@ impl Plan {
         }
         let check_texts: Vec<String> =
             check_sentences.iter().map(|&(pos, u)| self.sources[w.cited[pos]].units[u].resolved.clone()).collect();
+        // Each analysed once for all of this sentence's claims.
+        let check_analysed: Vec<Analysed> = check_texts.iter().map(|t| Analysed::new(t.as_str())).collect();
+        let check_refs: Vec<&Analysed> = check_analysed.iter().collect();
         let question = self.question.clone();
         for claim in claims {
             let indiv = premises.iter().map(|p| self.ask(p, &claim.text)).collect();
@@ -438,7 +445,8 @@ impl Plan {
                     units.push((pos, u, self.ask(&text, &claim.text)));
                 }
             }
-            let mut outcome = checks::check(&claim.text, &check_texts);
+            let analysed = Analysed::new(claim.text.as_str());
+            let mut outcome = checks::check(&analysed, &check_refs);
             outcome.unlinked = links.unlinked(&claim.text);
             let mut probes = Vec::new();
             for c in &outcome.conflicts {
@@ -458,7 +466,7 @@ impl Plan {
                 let probe = self.ask(&premise, &c.probe);
                 probes.push(ProbePlan { probe, original, source_pos: pos, unit });
             }
-            w.claims.push(ClaimPlan { claim, candidates: vec![], indiv, joint, units, restated, checks: outcome, probes });
+            w.claims.push(ClaimPlan { claim, analysed, candidates: vec![], indiv, joint, units, restated, checks: outcome, probes });
         }
         let sentence_text = w.claims.iter().map(|c| c.claim.text.as_str()).collect::<Vec<_>>().join(" ");
         if whole && !sentence_text.trim().is_empty() {

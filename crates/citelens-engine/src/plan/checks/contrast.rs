@@ -13,7 +13,7 @@ impl Check for ContrastedSubject {
 
     fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
         let Some(bi) = input.best else { return };
-        let (claim, sentence) = (input.claim, &input.sentences[bi]);
+        let (claim, sentence) = (input.claim.text(), input.sentences[bi].text());
         out.conflicts.extend(contrasted_subject(claim, sentence, bi));
     }
 }

@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use crate::text::analysed::Analysed;
 use crate::text::entities::{self, Mentions};
 use crate::text::words::{self, WordList};
 
@@ -28,9 +29,9 @@ mod ordinals;
 mod polarity;
 mod swapped_names;
 
+pub use crate::text::values::{content_words, values, Value};
 pub use links::PassageLinks;
 pub use names::same_kind;
-pub use numbers_dates::{values, Value};
 
 /// A value of the claim the evidence gives differently, and the claim rewritten with the evidence's.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,9 +127,9 @@ pub const MAX_PROBES: usize = 4;
 
 /// The claim and its evidence as every check reads them.
 pub struct CheckInput<'a> {
-    pub claim: &'a str,
+    pub claim: &'a Analysed,
     /// The evidence sentences (pronouns already resolved).
-    pub sentences: &'a [String],
+    pub sentences: &'a [&'a Analysed],
     /// Per sentence, how many content words it shares with the claim.
     pub overlap: Vec<usize>,
     /// The sentence sharing most words with the claim: the one the sentence-level checks read.
@@ -154,8 +155,9 @@ pub static CHECKS: &[&dyn Check] = &[
     &contrast::ContrastedSubject,
 ];
 
-/// Runs every check of `claim` against the evidence `sentences` (pronouns already resolved).
-pub fn check(claim: &str, sentences: &[String]) -> CheckOutcome {
+/// Runs every check of `claim` against the evidence `sentences` (pronouns already resolved), each
+/// analysed once for all the checks.
+pub fn check(claim: &Analysed, sentences: &[&Analysed]) -> CheckOutcome {
     let overlap: Vec<usize> = sentences.iter().map(|s| shared_words(claim, s)).collect();
     let input = CheckInput { claim, sentences, best: best_sentence(&overlap), overlap };
     let mut out = CheckOutcome::default();
@@ -166,9 +168,15 @@ pub fn check(claim: &str, sentences: &[String]) -> CheckOutcome {
     out
 }
 
-fn shared_words(claim: &str, sentence: &str) -> usize {
-    let have = Mentions::new(sentence);
-    content_words(claim).iter().filter(|w| have.contains_word(w)).count()
+fn shared_words(claim: &Analysed, sentence: &Analysed) -> usize {
+    claim.content_words().iter().filter(|w| sentence.mentions().contains_word(w)).count()
+}
+
+/// `check` on plain texts, analysed here (tests and one-off callers).
+pub fn check_texts(claim: &str, sentences: &[String]) -> CheckOutcome {
+    let evidence: Vec<Analysed> = sentences.iter().map(|s| Analysed::new(s.as_str())).collect();
+    let refs: Vec<&Analysed> = evidence.iter().collect();
+    check(&Analysed::new(claim), &refs)
 }
 
 /// The evidence sentence sharing the most content words with the claim, from each sentence's count
@@ -176,15 +184,6 @@ fn shared_words(claim: &str, sentence: &str) -> usize {
 fn best_sentence(overlap: &[usize]) -> Option<usize> {
     overlap.iter().enumerate().filter(|(_, n)| **n > 0).max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0))).map(|(i, _)| i)
 }
-
-static STOPWORDS: WordList = WordList::new(|| words::list("stopwords"));
-
-pub fn content_words(text: &str) -> Vec<String> {
-    entities::norm_words(text).into_iter().filter(|w| w.len() > 2 && !STOPWORDS.contains(&w.as_str())).collect()
-}
-
-// ---------------------------------------------------------------------------------------------
-// Numbers and dates
 
 fn word_spans(s: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
@@ -251,7 +250,6 @@ fn same_subject(claim: &str, sentence: &str) -> bool {
 mod tests {
     use super::contrast::*;
     use super::links::*;
-    use super::numbers_dates::*;
     use super::polarity::*;
     use super::*;
 
@@ -368,7 +366,7 @@ mod tests {
 
     #[test]
     fn a_name_of_the_same_kind_is_the_rival_before_one_in_the_same_role() {
-        let c = check(
+        let c = check_texts(
             "East Orange is in the Eastern Time Zone.",
             &ev(&["East Orange, city in Essex County, New Jersey, United States, is in the Central Time Zone."]),
         );
@@ -387,38 +385,39 @@ mod tests {
 
     #[test]
     fn paraphrases_rounding_and_units_match() {
-        assert!(check("Its 1,280-metre main span was the longest.", &ev(&["Its main span of 1,280 metres was the longest."]))
+        assert!(check_texts("Its 1,280-metre main span was the longest.", &ev(&["Its main span of 1,280 metres was the longest."]))
             .all_values_match());
-        assert!(check("At 31, she became the youngest nominee.", &ev(&["The 31-year-old became the youngest nominee."])).all_values_match());
-        let c = check("Its main span is 486 metres long.", &ev(&["With a main span of 486.3 metres, it was the longest."]));
+        assert!(check_texts("At 31, she became the youngest nominee.", &ev(&["The 31-year-old became the youngest nominee."]))
+            .all_values_match());
+        let c = check_texts("Its main span is 486 metres long.", &ev(&["With a main span of 486.3 metres, it was the longest."]));
         assert!(c.conflicts.is_empty() && c.all_values_match(), "{c:?}");
-        let c = check("The tower is about 330 metres tall.", &ev(&["It stands 1,083 ft tall."]));
+        let c = check_texts("The tower is about 330 metres tall.", &ev(&["It stands 1,083 ft tall."]));
         assert!(c.conflicts.is_empty() && c.all_values_match(), "{c:?}");
-        let c = check("The wall is about 21,000 kilometres long.", &ev(&["The wall measures 21,196 kilometres."]));
+        let c = check_texts("The wall is about 21,000 kilometres long.", &ev(&["The wall measures 21,196 kilometres."]));
         assert!(c.all_values_match(), "{c:?}");
-        let c = check(
+        let c = check_texts(
             "It opened in 1883 after 13 years of construction.",
             &ev(&["Construction began in 1870 and the bridge opened on May 24, 1883."]),
         );
         assert!(c.all_values_match(), "{c:?}");
-        let c = check("The war lasted from 1914 to 1918.", &ev(&["World War I was fought from 28 July 1914 to 11 November 1918."]));
+        let c = check_texts("The war lasted from 1914 to 1918.", &ev(&["World War I was fought from 28 July 1914 to 11 November 1918."]));
         assert!(c.all_values_match(), "{c:?}");
     }
 
     #[test]
     fn different_values_in_the_same_place_conflict() {
-        let c = check("The bridge opened on May 25, 1883.", &ev(&["The bridge opened on May 24, 1883."]));
+        let c = check_texts("The bridge opened on May 25, 1883.", &ev(&["The bridge opened on May 24, 1883."]));
         assert_eq!(c.conflicts.len(), 1);
         assert_eq!(c.conflicts[0].probe, "The bridge opened on May 24, 1883.");
-        let c = check("Biden received 232 electoral votes.", &ev(&["Biden received 306 electoral votes to Trump's 232."]));
+        let c = check_texts("Biden received 232 electoral votes.", &ev(&["Biden received 306 electoral votes to Trump's 232."]));
         assert!(c.conflicts.iter().any(|x| x.source_says == "306" && x.same_role), "{c:?}");
-        let c = check("It has 136 floors.", &ev(&["It stands 828 metres tall and has 163 floors."]));
+        let c = check_texts("It has 136 floors.", &ev(&["It stands 828 metres tall and has 163 floors."]));
         assert_eq!(c.conflicts[0].probe, "It has 163 floors.");
     }
 
     #[test]
     fn a_date_alike_but_for_one_part_is_in_the_same_place() {
-        let c = check(
+        let c = check_texts(
             "The tower was completed on 31 March 1899.",
             &ev(&["Work was completed on 31 March 1889, and it opened on 15 May 1889."]),
         );
@@ -429,89 +428,92 @@ mod tests {
     #[test]
     fn a_date_given_less_precisely_is_no_conflict() {
         // The evidence gives the month and year, or the day without the year: nothing denies the claim.
-        let c = check("It aired on March 4, 2019, in Australia.", &ev(&["It premiered in March 2019.", "Filming ended in June 2018."]));
-        assert!(c.conflicts.is_empty(), "{c:?}");
         let c =
-            check("The album came out on April 9, 2011.", &ev(&["The album came out on April 9.", "The tour began on February 22, 2011."]));
+            check_texts("It aired on March 4, 2019, in Australia.", &ev(&["It premiered in March 2019.", "Filming ended in June 2018."]));
+        assert!(c.conflicts.is_empty(), "{c:?}");
+        let c = check_texts(
+            "The album came out on April 9, 2011.",
+            &ev(&["The album came out on April 9.", "The tour began on February 22, 2011."]),
+        );
         assert!(c.conflicts.is_empty(), "{c:?}");
         // A different day of the same month still conflicts.
-        let c = check("The album came out on April 9, 2011.", &ev(&["The album came out on April 19, 2011."]));
+        let c = check_texts("The album came out on April 9, 2011.", &ev(&["The album came out on April 19, 2011."]));
         assert_eq!(c.conflicts.len(), 1, "{c:?}");
     }
 
     #[test]
     fn season_spans_and_lists_are_no_conflicts() {
-        let c = check(
+        let c = check_texts(
             "The name change takes place during the 2018–19 academic year.",
             &ev(&["The new name is used from the 2018–19 academic year, starting on 4 September 2018."]),
         );
         assert!(c.conflicts.is_empty(), "{c:?}");
-        let c = check(
+        let c = check_texts(
             "Glossopteris fossils occur in Australia, New Zealand and India.",
             &ev_one("Glossopteris fossils are found in India, Australia and New Zealand."),
         );
         assert!(!c.conflicts.iter().any(|x| x.kind == CheckKind::Name), "{c:?}");
-        let c = check("The species had been described as a subspecies.", &ev_one("It was falsely assumed to be a subspecies."));
+        let c = check_texts("The species had been described as a subspecies.", &ev_one("It was falsely assumed to be a subspecies."));
         assert!(!c.conflicts.iter().any(|x| x.denial), "{c:?}");
     }
 
     #[test]
     fn converses_and_negations_on_both_sides_are_the_same_polarity() {
-        let c = check(
+        let c = check_texts(
             "Mandela spent 27 years in prison before his release in 1990.",
             &ev_one("Mandela was released in 1990 after 27 years in prison."),
         );
         assert!(!c.conflicts.iter().any(|x| x.kind == CheckKind::Polarity), "{c:?}");
-        let c = check(
+        let c = check_texts(
             "Switzerland does not belong to the European Union.",
             &ev_one("Switzerland is not a member of the European Union and is not in the eurozone."),
         );
         assert!(!c.conflicts.iter().any(|x| x.kind == CheckKind::Polarity), "{c:?}");
-        let c = check("Switzerland belongs to the European Union.", &ev_one("Switzerland is not a member of the European Union."));
+        let c = check_texts("Switzerland belongs to the European Union.", &ev_one("Switzerland is not a member of the European Union."));
         assert!(c.conflicts.iter().any(|x| x.negated == Some(Side::Source)), "{c:?}");
     }
 
     #[test]
     fn an_antonym_after_the_same_verb_is_in_the_same_role() {
-        let c = check("Cheetahs usually hunt at night.", &ev_one("Cheetahs hunt mostly in daylight."));
+        let c = check_texts("Cheetahs usually hunt at night.", &ev_one("Cheetahs hunt mostly in daylight."));
         assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Polarity && x.same_role), "{c:?}");
         // Nothing shared around it: an opposite somewhere else in the sentence.
-        let c = check("Owls sleep at night.", &ev_one("Owls are rarely seen by day because they rest in daylight."));
+        let c = check_texts("Owls sleep at night.", &ev_one("Owls are rarely seen by day because they rest in daylight."));
         assert!(!c.conflicts.iter().any(|x| x.same_role), "{c:?}");
     }
 
     #[test]
     fn a_relation_with_its_ends_swapped_word_for_word_excludes_the_claim() {
-        let c = check(
+        let c = check_texts(
             "France took over the project from the United States in 1904.",
             &ev_one("The United States took over the project from France in 1904."),
         );
         assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Name && x.exclusive), "{c:?}");
-        let c = check("The ship sailed from New York to Southampton.", &ev_one("The ship sailed from Southampton to New York."));
+        let c = check_texts("The ship sailed from New York to Southampton.", &ev_one("The ship sailed from Southampton to New York."));
         assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Name && x.exclusive), "{c:?}");
         // A relation that holds both ways says the same in either order.
-        let c = check("Marie married Pierre Curie in 1895.", &ev_one("Pierre Curie married Marie in 1895."));
+        let c = check_texts("Marie married Pierre Curie in 1895.", &ev_one("Pierre Curie married Marie in 1895."));
         assert!(!c.conflicts.iter().any(|x| x.exclusive), "{c:?}");
         // Other words between the names: a swapped order the model has to weigh, not excluded by rule.
-        let c = check("Tesla bought SolarCity from Musk.", &ev_one("Musk sold SolarCity to Tesla."));
+        let c = check_texts("Tesla bought SolarCity from Musk.", &ev_one("Musk sold SolarCity to Tesla."));
         assert!(!c.conflicts.iter().any(|x| x.exclusive), "{c:?}");
     }
 
     #[test]
     fn only_a_belief_called_false_is_a_denial() {
-        let c = check("Peruggia was convicted of the theft.", &ev_one("Peruggia was wrongly convicted of the theft."));
+        let c = check_texts("Peruggia was convicted of the theft.", &ev_one("Peruggia was wrongly convicted of the theft."));
         assert!(!c.conflicts.iter().any(|x| x.denial), "{c:?}");
-        let c = check("Edison invented the light bulb.", &ev_one("Edison is often falsely credited with inventing the light bulb."));
+        let c = check_texts("Edison invented the light bulb.", &ev_one("Edison is often falsely credited with inventing the light bulb."));
         assert!(c.conflicts.iter().any(|x| x.denial), "{c:?}");
     }
 
     #[test]
     fn a_year_inside_a_name_does_not_date_the_claim() {
         let ev = ev(&["Tokyo hosted the 2020 Summer Olympics, which were postponed and held in 2021."]);
-        let c = check("Tokyo hosted the Olympics in 2020.", &ev);
+        let c = check_texts("Tokyo hosted the Olympics in 2020.", &ev);
         assert!(c.conflicts.iter().any(|x| x.source_says == "2021"), "{c:?}");
         // Alone in its sentence, the name's year still states it.
-        let c = check("Curie shared the Nobel Prize in 1903.", &ev_one("She shared the 1903 Nobel Prize in Physics."));
+        let c = check_texts("Curie shared the Nobel Prize in 1903.", &ev_one("She shared the 1903 Nobel Prize in Physics."));
         assert!(c.all_values_match(), "{c:?}");
     }
 
@@ -521,22 +523,22 @@ mod tests {
 
     #[test]
     fn a_rank_given_otherwise_for_the_same_thing_conflicts() {
-        let c = check(
+        let c = check_texts(
             "Jupiter is the fourth planet from the Sun.",
             &ev(&["Jupiter is the fifth planet from the Sun and the largest in the Solar System."]),
         );
         let x = c.conflicts.iter().find(|x| x.kind == CheckKind::Number).expect("a rank conflict");
         assert_eq!((x.claim_says.as_str(), x.source_says.as_str()), ("fourth planet", "fifth planet"));
         assert_eq!(x.probe, "Jupiter is the fifth planet from the Sun.");
-        let c = check("It was the 3rd-largest city.", &ev(&["It was the second-largest city."]));
+        let c = check_texts("It was the 3rd-largest city.", &ev(&["It was the second-largest city."]));
         assert!(c.conflicts.iter().any(|x| x.probe == "It was the second-largest city."), "{c:?}");
         // Ranks of different things, or the claim's rank also given, are no conflict.
-        let c = check("Its first car was the Roadster.", &ev(&["Its second model was the Model S; its first car was the Roadster."]));
+        let c = check_texts("Its first car was the Roadster.", &ev(&["Its second model was the Model S; its first car was the Roadster."]));
         assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Number), "{c:?}");
-        let c = check("It was the second edition.", &ev(&["The first printing sold out."]));
+        let c = check_texts("It was the second edition.", &ev(&["The first printing sold out."]));
         assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Number), "{c:?}");
         // A name between the rank and its noun: "second World Cup title" ranks titles.
-        let c = check(
+        let c = check_texts(
             "It was France's first title.",
             &ev(&["The victory gave France its second World Cup title, after its first win on home soil in 1998."]),
         );
@@ -547,7 +549,7 @@ mod tests {
     #[test]
     fn a_negation_reaches_to_the_end_of_its_clause() {
         // The second negation of the sentence denies the claim's predicate.
-        let c = check(
+        let c = check_texts(
             "Switzerland adopted the euro in 2002.",
             &ev(&["Switzerland is not a member of the European Union, and it has not adopted the euro."]),
         );
@@ -555,22 +557,22 @@ mod tests {
         assert!(neg.same_role, "{neg:?}");
         assert_eq!(neg.source_says, "has not adopted the euro");
         // "refused to concede and filed …": only "concede" is negated.
-        let c = check("Trump conceded the election.", &ev(&["Trump refused to concede and filed dozens of lawsuits."]));
+        let c = check_texts("Trump conceded the election.", &ev(&["Trump refused to concede and filed dozens of lawsuits."]));
         assert!(c.conflicts.iter().any(|x| x.negated == Some(Side::Source) && x.same_role), "{c:?}");
         assert_eq!(negation_reach("He refused to concede and filed lawsuits.", "He filed lawsuits."), None);
         // Temporal and partial negations deny nothing the claim states.
-        let c = check("The bridge opened in 1883.", &ev(&["The bridge did not open until 1883."]));
+        let c = check_texts("The bridge opened in 1883.", &ev(&["The bridge did not open until 1883."]));
         assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Polarity), "{c:?}");
-        let c = check("The museum is open on Sundays.", &ev(&["The museum is no longer open on Mondays."]));
+        let c = check_texts("The museum is open on Sundays.", &ev(&["The museum is no longer open on Mondays."]));
         assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Polarity), "{c:?}");
         // An answer that states the exception agrees with the negation.
-        let c = check("It is open every day except Mondays.", &ev(&["It is not open on Mondays."]));
+        let c = check_texts("It is open every day except Mondays.", &ev(&["It is not open on Mondays."]));
         assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Polarity), "{c:?}");
         // Another subject's negation stands alone only when the sentence names the claim's opener.
-        let c = check("The museum is open on Mondays.", &ev(&["The library is not open on Mondays."]));
+        let c = check_texts("The museum is open on Mondays.", &ev(&["The library is not open on Mondays."]));
         assert!(c.conflicts.iter().all(|x| !(x.negated == Some(Side::Source) && x.same_role)), "{c:?}");
         // A shorter form of the claim's name is the same subject.
-        let c = check(
+        let c = check_texts(
             "The Great Wall of China is visible to the naked eye from orbit.",
             &ev(&["Contrary to a popular myth, the Great Wall is not visible to the naked eye from low Earth orbit."]),
         );
@@ -579,17 +581,22 @@ mod tests {
 
     #[test]
     fn polarity_and_names() {
-        let c =
-            check("The Brooklyn Bridge was never open to pedestrians.", &ev(&["The Brooklyn Bridge carries vehicles and pedestrians."]));
+        let c = check_texts(
+            "The Brooklyn Bridge was never open to pedestrians.",
+            &ev(&["The Brooklyn Bridge carries vehicles and pedestrians."]),
+        );
         assert_eq!(c.conflicts[0].probe, "The Brooklyn Bridge was open to pedestrians.");
-        let c = check("Earth is farthest from the Sun in early January.", &ev(&["Earth is closest to the Sun in early January."]));
+        let c = check_texts("Earth is farthest from the Sun in early January.", &ev(&["Earth is closest to the Sun in early January."]));
         assert!(c.conflicts.iter().any(|x| x.probe == "Earth is closest from the Sun in early January."), "{c:?}");
         // Another subject's win says nothing of this one's.
-        let c = check("Trump lost the popular vote.", &ev(&["Joe Biden won the popular vote, defeating Donald Trump."]));
+        let c = check_texts("Trump lost the popular vote.", &ev(&["Joe Biden won the popular vote, defeating Donald Trump."]));
         assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Polarity), "{c:?}");
         // A contrast on a name is not a negated verb.
         assert_eq!(without_negation("The capital is Canberra, not Sydney."), None);
-        let c = check("The company was founded in Seattle.", &ev(&["Microsoft was founded on April 4, 1975, in Albuquerque, New Mexico."]));
+        let c = check_texts(
+            "The company was founded in Seattle.",
+            &ev(&["Microsoft was founded on April 4, 1975, in Albuquerque, New Mexico."]),
+        );
         assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Name && x.source_says == "Albuquerque"), "{c:?}");
     }
 }

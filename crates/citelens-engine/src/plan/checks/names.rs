@@ -14,8 +14,13 @@ impl Check for Names {
 
     fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
         let Some(bi) = input.best else { return };
-        let (claim, sentence) = (input.claim, &input.sentences[bi]);
-        out.conflicts.extend(names(claim, sentence, bi, &Mentions::new(&input.sentences.join(" "))));
+        let (claim, sentence) = (input.claim.text(), input.sentences[bi].text());
+        out.conflicts.extend(names(
+            claim,
+            sentence,
+            bi,
+            &Mentions::new(&input.sentences.iter().map(|s| s.text()).collect::<Vec<_>>().join(" ")),
+        ));
     }
 }
 

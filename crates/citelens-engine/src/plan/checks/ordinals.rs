@@ -11,7 +11,7 @@ impl Check for Ordinals {
     }
 
     fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
-        out.conflicts.extend(ordinals(input.claim, input.sentences));
+        out.conflicts.extend(ordinals(input.claim.text(), input.sentences));
     }
 }
 
@@ -52,16 +52,16 @@ pub(super) fn ranked(text: &str) -> Vec<(usize, usize, usize, String)> {
 
 /// A rank of the claim that the evidence gives otherwise for the same thing ("the fourth planet from
 /// the Sun" against "the fifth planet from the Sun"), unless the evidence also gives the claim's.
-pub(super) fn ordinals(claim: &str, sentences: &[String]) -> Vec<Conflict> {
+pub(super) fn ordinals(claim: &str, sentences: &[&Analysed]) -> Vec<Conflict> {
     let mut out = Vec::new();
-    let evidence: Vec<Vec<(usize, usize, usize, String)>> = sentences.iter().map(|s| ranked(s)).collect();
+    let evidence: Vec<Vec<(usize, usize, usize, String)>> = sentences.iter().map(|s| ranked(s.text())).collect();
     for (start, end, rank, of) in ranked(claim) {
         if evidence.iter().flatten().any(|e| e.2 == rank && e.3 == of) {
             continue;
         }
         let other = evidence.iter().enumerate().find_map(|(si, es)| es.iter().find(|e| e.3 == of && e.2 != rank).map(|e| (si, e)));
         if let Some((si, e)) = other {
-            let says = &sentences[si][e.0..e.1];
+            let says = &sentences[si].text()[e.0..e.1];
             let probe = format!("{}{}{}", &claim[..start], match_case(&says.to_lowercase(), &claim[start..end]), &claim[end..]);
             let noun_end = claim[end..].find([' ', '-']).map(|i| end + i + 1).unwrap_or(end);
             let noun = claim[noun_end..].split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");

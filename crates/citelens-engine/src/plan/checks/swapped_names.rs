@@ -1,8 +1,8 @@
 //! One relation with its two ends swapped word for word ("A took over from B" against "B took over
 //! from A"): the evidence excludes the claim.
 
-use super::numbers_dates::month_of;
 use super::*;
+use crate::text::values::month_of;
 
 /// The best sentence states the claim's relation with its two ends swapped.
 pub(super) struct SwappedNames;
@@ -14,7 +14,7 @@ impl Check for SwappedNames {
 
     fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
         let Some(bi) = input.best else { return };
-        let (claim, sentence) = (input.claim, &input.sentences[bi]);
+        let (claim, sentence) = (input.claim.text(), input.sentences[bi].text());
         out.conflicts.extend(swapped_names(claim, sentence, bi));
     }
 }

@@ -9,6 +9,7 @@ pub mod evidence;
 pub mod retrieve;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::error::Result;
 use crate::plan::document::Document;
@@ -412,9 +413,9 @@ impl Plan {
         }
         let check_texts: Vec<String> =
             check_sentences.iter().map(|&(pos, u)| self.sources[w.cited[pos]].units[u].resolved.clone()).collect();
-        // Each analysed once for all of this sentence's claims.
-        let check_analysed: Vec<Analysed> = check_texts.iter().map(|t| Analysed::new(t.as_str())).collect();
-        let check_refs: Vec<&Analysed> = check_analysed.iter().collect();
+        let check_analysed: Vec<Arc<Analysed>> =
+            check_sentences.iter().map(|&(pos, u)| Arc::clone(&self.sources[w.cited[pos]].units[u].analysed)).collect();
+        let check_refs: Vec<&Analysed> = check_analysed.iter().map(|a| a.as_ref()).collect();
         let question = self.question.clone();
         for claim in claims {
             let indiv = premises.iter().map(|p| self.ask(p, &claim.text)).collect();
@@ -660,7 +661,15 @@ fn source_of(c: &Citation, question: &Discourse) -> Source {
         .iter()
         .map(|t| {
             let text = kg::verbalize(&t[0], &t[1], &t[2]);
-            Unit { range: None, chars: None, triple: Some(t.clone()), resolved: text.clone(), named: text.clone(), text }
+            Unit {
+                range: None,
+                chars: None,
+                triple: Some(t.clone()),
+                analysed: Arc::new(Analysed::new(text.as_str())),
+                resolved: text.clone(),
+                named: text.clone(),
+                text,
+            }
         })
         .collect();
     let premise = units.iter().map(|u| u.text.as_str()).collect::<Vec<_>>().join(" ");
@@ -707,7 +716,15 @@ fn resolved_units(text: &str, spans: &[(usize, usize)], title: Option<&str>, que
             let named = read(&own_discourse, own);
             discourse.update(&resolved);
             own_discourse.update(&named);
-            Unit { range: Some((start, end)), chars: Some(span_chars), triple: None, text: own.to_string(), resolved, named }
+            Unit {
+                range: Some((start, end)),
+                chars: Some(span_chars),
+                triple: None,
+                text: own.to_string(),
+                analysed: Arc::new(Analysed::new(resolved.as_str())),
+                resolved,
+                named,
+            }
         })
         .collect()
 }

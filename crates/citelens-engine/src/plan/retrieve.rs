@@ -12,7 +12,10 @@ use std::cell::RefCell;
 use bm25::{Embedder, EmbedderBuilder, Scorer, Tokenizer};
 use rust_stemmers::{Algorithm, Stemmer};
 
+use std::sync::Arc;
+
 use crate::plan::checks;
+use crate::text::analysed::Analysed;
 
 #[derive(Clone, Debug)]
 pub struct Unit {
@@ -28,6 +31,9 @@ pub struct Unit {
     /// Resolved from the passage alone: the names the evidence itself gives. A passage that only says
     /// "the Authority" does not name the question's "Maryland Transportation Authority".
     pub named: String,
+    /// `resolved`, analysed once per answer for the typed checks of every claim that cites it
+    /// (shared, so the sentences that cite it read one analysis).
+    pub analysed: Arc<Analysed>,
 }
 
 /// Picks the evidence units worth scoring against a claim. The seam for long documents: BM25 or

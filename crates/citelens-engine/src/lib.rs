@@ -53,5 +53,5 @@ pub use citelens_types::{input, input_schema, report, Caps, CharIndex, Citation,
 pub use decide::verdict::{categorize, combine, TypedCheck};
 pub use retrieve::{Bm25, Bm25Index};
 pub use retrieve::{Retriever, WordOverlap};
-pub use scorer::Scorer;
+pub use score::{ScoreTable, Scorer};
 pub use thresholds::Thresholds;

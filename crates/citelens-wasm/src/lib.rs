@@ -233,19 +233,8 @@ impl Verifier {
 }
 
 /// The score table from `[[premise, hypothesis, [e, n, c] (+ four-way ×4) (+ evidence)], ...]`, as
-/// `score` writes the numbers.
-fn score_table(scores: &str) -> Result<std::collections::HashMap<(String, String), citelens_engine::Probs>, JsError> {
+/// `score` writes the numbers (`ScoreTable::from_rows`).
+fn score_table(scores: &str) -> Result<citelens_engine::ScoreTable, JsError> {
     let rows: Vec<(String, String, Vec<f32>)> = serde_json::from_str(scores).map_err(js_err)?;
-    let mut table = std::collections::HashMap::new();
-    for (p, h, v) in rows {
-        let (four_way, evidence) = match v.len() {
-            3 => (None, None),
-            4 => (None, Some(v[3])),
-            7 => (Some([v[3], v[4], v[5], v[6]]), None),
-            8 => (Some([v[3], v[4], v[5], v[6]]), Some(v[7])),
-            n => return Err(JsError::new(&format!("a score has {n} numbers; 3, 4, 7 or 8 expected"))),
-        };
-        table.insert((p, h), citelens_engine::Probs { entailment: v[0], neutral: v[1], contradiction: v[2], four_way, evidence });
-    }
-    Ok(table)
+    citelens_engine::ScoreTable::from_rows(rows).map_err(|e| JsError::new(&e))
 }

@@ -15,7 +15,7 @@ use crate::plan::evidence::ClaimEvidence;
 use crate::plan::retrieve::Bm25;
 use crate::plan::retrieve::{Unit, WordOverlap};
 use crate::plan::{ClaimPlan, DocumentStage, Plan, Scores, Source};
-use crate::score::Scorer;
+use crate::score::{ScoreTable, Scorer};
 use crate::text::entities::{self, Mentions};
 use crate::text::kg;
 use crate::text::markers::CleanAnswer;
@@ -97,7 +97,7 @@ impl<S: Scorer> Engine<S> {
     }
 
     /// The report `verify(input)` would give, from `scores` of the pairs `pairs_needed(input)` listed.
-    pub fn verify_with_scores(&self, input: &Input, scores: &HashMap<(String, String), Probs>) -> Result<Report> {
+    pub fn verify_with_scores(&self, input: &Input, scores: &ScoreTable) -> Result<Report> {
         let plan = self.plan(input)?;
         let scores = plan.scores_from(scores);
         Ok(self.report(&plan, &scores, plan.sentences.len()))

@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::plan::document::Document;
 use crate::plan::evidence::ChosenEvidence;
 use crate::plan::retrieve::{Retriever, Unit};
-use crate::score::Scorer;
+use crate::score::{ScoreTable, Scorer};
 use crate::text::analysed::Analysed;
 use crate::text::claims::{self, Claim, Discourse};
 use crate::text::entities::{self, Mentions};
@@ -574,10 +574,10 @@ impl Plan {
 
     /// Scores from a table filled elsewhere (other workers): a pair not in it counts as neutral and
     /// is reported.
-    pub fn scores_from(&self, table: &HashMap<(String, String), Probs>) -> Scores {
+    pub fn scores_from(&self, table: &ScoreTable) -> Scores {
         let mut scores = Scores::default();
         for (i, key) in self.pairs.iter().enumerate() {
-            match table.get(key).copied().or_else(|| self.known(i)) {
+            match table.get(key).or_else(|| self.known(i)) {
                 Some(p) => scores.results.push(Some(p)),
                 None => {
                     scores.results.push(None);

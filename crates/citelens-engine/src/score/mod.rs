@@ -1,7 +1,57 @@
 //! The NLI question the engine asks, behind a trait so the engine does not care where it is answered
 //! (the shipped model in-process, or a worker), and unit tests can use a double.
 
+use std::collections::HashMap;
+
 use citelens_types::report::Probs;
+
+/// The model's answers by (premise, hypothesis): what a browser's scoring workers or another
+/// machine send back, read into a plan's `Scores` (`Plan::scores_from`, `Engine::verify_with_scores`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScoreTable {
+    by_pair: HashMap<(String, String), Probs>,
+}
+
+impl ScoreTable {
+    pub fn insert(&mut self, premise: impl Into<String>, hypothesis: impl Into<String>, probs: Probs) {
+        self.by_pair.insert((premise.into(), hypothesis.into()), probs);
+    }
+
+    pub fn get(&self, pair: &(String, String)) -> Option<Probs> {
+        self.by_pair.get(pair).copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_pair.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_pair.is_empty()
+    }
+
+    /// From `[[premise, hypothesis, [e, n, c] (+ four-way ×4) (+ evidence)], ...]`: the numbers as
+    /// `Nli::score` writes them for JavaScript. A row of another length is an error naming it.
+    pub fn from_rows(rows: Vec<(String, String, Vec<f32>)>) -> Result<Self, String> {
+        let mut table = ScoreTable::default();
+        for (p, h, v) in rows {
+            let (four_way, evidence) = match v.len() {
+                3 => (None, None),
+                4 => (None, Some(v[3])),
+                7 => (Some([v[3], v[4], v[5], v[6]]), None),
+                8 => (Some([v[3], v[4], v[5], v[6]]), Some(v[7])),
+                n => return Err(format!("a score has {n} numbers; 3, 4, 7 or 8 expected")),
+            };
+            table.insert(p, h, Probs { entailment: v[0], neutral: v[1], contradiction: v[2], four_way, evidence });
+        }
+        Ok(table)
+    }
+}
+
+impl FromIterator<((String, String), Probs)> for ScoreTable {
+    fn from_iter<I: IntoIterator<Item = ((String, String), Probs)>>(iter: I) -> Self {
+        ScoreTable { by_pair: iter.into_iter().collect() }
+    }
+}
 
 pub trait Scorer {
     /// Probabilities for each (premise, hypothesis) pair, in order.
@@ -49,5 +99,27 @@ impl Scorer for NliModel {
 
     fn has_evidence(&self) -> bool {
         NliModel::has_evidence(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_of_every_head_layout_read_and_a_wrong_length_is_named() {
+        let rows = vec![
+            ("p".to_string(), "h3".to_string(), vec![0.7, 0.2, 0.1]),
+            ("p".to_string(), "h4".to_string(), vec![0.7, 0.2, 0.1, 0.9]),
+            ("p".to_string(), "h7".to_string(), vec![0.7, 0.2, 0.1, 0.6, 0.2, 0.1, 0.1]),
+            ("p".to_string(), "h8".to_string(), vec![0.7, 0.2, 0.1, 0.6, 0.2, 0.1, 0.1, 0.9]),
+        ];
+        let t = ScoreTable::from_rows(rows).unwrap();
+        assert_eq!(t.len(), 4);
+        let h8 = t.get(&("p".into(), "h8".into())).unwrap();
+        assert_eq!((h8.four_way, h8.evidence), (Some([0.6, 0.2, 0.1, 0.1]), Some(0.9)));
+        assert_eq!(t.get(&("p".into(), "h4".into())).unwrap().evidence, Some(0.9));
+        let err = ScoreTable::from_rows(vec![("p".into(), "h".into(), vec![0.5, 0.5])]).unwrap_err();
+        assert!(err.contains("has 2 numbers"), "{err}");
     }
 }

@@ -110,6 +110,3 @@ pub(super) fn role_word_any(text: &str, at: usize) -> Option<String> {
 // another's; a verb or noun ("received 306", "height of 828") is not.
 
 pub(super) static PREPOSITIONS: WordList = WordList::new(|| words::list("prepositions"));
-
-// ---------------------------------------------------------------------------------------------
-// Polarity

@@ -87,6 +87,3 @@ pub(super) fn swapped_names(claim: &str, sentence: &str, si: usize) -> Option<Co
     }
     None
 }
-
-// ---------------------------------------------------------------------------------------------
-// Names in the same role

@@ -39,17 +39,6 @@ pub enum ComplexityType {
     Concatenation,
 }
 
-impl ComplexityType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ComplexityType::Single => "single",
-            ComplexityType::Union => "union",
-            ComplexityType::Intersection => "intersection",
-            ComplexityType::Concatenation => "concatenation",
-        }
-    }
-}
-
 /// What the evidence says about one claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -102,17 +91,6 @@ pub enum DecidedBy {
     Combiner,
     /// An answer's verdict gathered from its sentences' by CAQA's rule.
     Sentences,
-}
-
-impl DecidedBy {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DecidedBy::Rules => "rules",
-            DecidedBy::FourWayHead => "four_way_head",
-            DecidedBy::Combiner => "combiner",
-            DecidedBy::Sentences => "sentences",
-        }
-    }
 }
 
 /// What kind of value a typed check compared.
@@ -459,6 +437,8 @@ macro_rules! json_names {
 }
 
 json_names! {
+    ComplexityType { Single => "single", Union => "union", Intersection => "intersection", Concatenation => "concatenation" }
+    DecidedBy { Rules => "rules", FourWayHead => "four_way_head", Combiner => "combiner", Sentences => "sentences" }
     CheckKind { Number => "number", Date => "date", Polarity => "polarity", Name => "name" }
     CheckResult { Match => "match", Absent => "absent", Mismatch => "mismatch", Unconfirmed => "unconfirmed" }
     NodeKind { Answer => "answer", Citation => "citation", Entity => "entity", Bridge => "bridge" }
@@ -531,6 +511,12 @@ mod tests {
         }
         for f in FindingKind::ALL {
             assert_eq!(f.as_str(), json_name(f));
+        }
+        for c in ComplexityType::ALL {
+            assert_eq!(c.as_str(), json_name(c));
+        }
+        for d in DecidedBy::ALL {
+            assert_eq!(d.as_str(), json_name(d));
         }
         for c in Category::ALL {
             assert_eq!(c.as_str(), json_name(c));

@@ -256,10 +256,11 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
         let four_way = w.whole.and_then(|i| book.get(i).four_way);
         // What the combiner reads, computed whether or not it decides (`citelens bench` writes it out
         // for training).
-        let features = categorize(&claims)
+        let rules = categorize(&claims);
+        let features = rules
             .map(|rules| combiner::features(&SentenceSignals { claims: &claims, rules, four_way, citations: w.cited.len() }))
             .unwrap_or_default();
-        let decided = verdict::sentence_verdict(&claims, four_way, &features, combiner, &t);
+        let decided = verdict::sentence_verdict(rules, &claims, four_way, &features, combiner, &t);
         let verdict = decided.verdict;
         if let (Some(rules), Some(head)) = (decided.head_overrode, verdict) {
             findings.push(Finding {

@@ -179,9 +179,9 @@ pub fn citation_claim_status(alone: &Decision, whole: ClaimStatus, t: &Threshold
     }
 }
 
-/// A sentence's verdict and who gave it: CAQA's rule over its claims (`categorize`), replaced by
-/// the learned combiner when there is one, or else resolved by the four-way head where the rules
-/// leave it open (`combine`).
+/// A sentence's verdict and who gave it: CAQA's rule over its claims (`rules`, from `categorize`),
+/// replaced by the learned combiner when there is one, or else resolved by the four-way head where
+/// the rules leave it open (`combine`).
 pub struct SentenceVerdict {
     pub verdict: Option<Verdict>,
     /// The rules' verdict, when the four-way head changed it.
@@ -189,13 +189,13 @@ pub struct SentenceVerdict {
 }
 
 pub fn sentence_verdict(
+    rules: Option<Verdict>,
     claims: &[ClaimReport],
     four_way: Option<[f32; 4]>,
     features: &[f32],
     combiner: Option<&Combiner>,
     t: &Thresholds,
 ) -> SentenceVerdict {
-    let rules = categorize(claims);
     match (rules, combiner, four_way) {
         (Some(_), Some(c), _) => SentenceVerdict { verdict: Some(c.decide(features)), head_overrode: None },
         (Some(v), None, Some(f)) => {

@@ -411,8 +411,6 @@ impl Plan {
                 None => check_sentences.extend((0..self.sources[ix].units.len()).map(|u| (pos, u))),
             }
         }
-        let check_texts: Vec<String> =
-            check_sentences.iter().map(|&(pos, u)| self.sources[w.cited[pos]].units[u].resolved.clone()).collect();
         let check_analysed: Vec<Arc<Analysed>> =
             check_sentences.iter().map(|&(pos, u)| Arc::clone(&self.sources[w.cited[pos]].units[u].analysed)).collect();
         let check_refs: Vec<&Analysed> = check_analysed.iter().map(|a| a.as_ref()).collect();
@@ -461,7 +459,7 @@ impl Plan {
                 } else if unit > 0 {
                     format!("{} {}", src.units[unit - 1].resolved, src.units[unit].resolved)
                 } else {
-                    check_texts[c.sentence].clone()
+                    src.units[unit].resolved.clone()
                 };
                 let original = self.ask(&premise, &claim.text);
                 let probe = self.ask(&premise, &c.probe);

@@ -17,7 +17,7 @@ use crate::plan::evidence::ChosenEvidence;
 use crate::plan::retrieve::{Retriever, Unit};
 use crate::score::{ScoreTable, Scorer};
 use crate::text::analysed::Analysed;
-use crate::text::claims::{self, Claim, Discourse};
+use crate::text::claims::{self, Claim, Discourse, SentenceParts};
 use crate::text::entities::{self, Mentions};
 use crate::text::kg;
 use crate::text::markers::{self, CleanAnswer, MarkerKind};
@@ -282,18 +282,21 @@ impl Plan {
             read_in_round_one: 0,
             coverage: HashMap::new(),
         };
-        let mut discourse = Discourse::from_question(&plan.question);
-        for (si, mut w) in sentences.into_iter().enumerate() {
-            let sentence_text = plan.clean.text[w.piece.start..w.piece.end].to_string();
+        // The text stage splits every cited sentence into claims in one pass (an abstention is
+        // checked as a whole, not split).
+        let wanted: Vec<SentenceParts> = sentences
+            .iter()
+            .map(|w| SentenceParts {
+                piece: w.piece.clone(),
+                parts: minus(&w.piece, &w.na),
+                split: !w.cited.is_empty() && !abstain::is_abstention(&plan.clean.text[w.piece.start..w.piece.end]),
+            })
+            .collect();
+        let claims = claims::claims_of_answer(&plan.clean.text, question_discourse, &wanted);
+        for (si, (mut w, claims)) in sentences.into_iter().zip(claims).enumerate() {
             if !w.cited.is_empty() {
-                plan.plan_claims(si, &mut w, &discourse, retriever, whole, joint_candidates);
+                plan.plan_claims(si, &mut w, claims, retriever, whole, joint_candidates);
             }
-            // The referent for the next sentence, read with this one's pronoun resolved.
-            match w.claims.first() {
-                Some(c) => discourse.update(&c.claim.text),
-                None => discourse.update(&sentence_text),
-            }
-            discourse.note_group(&sentence_text);
             plan.sentences.push(w);
         }
         Ok(plan)
@@ -314,7 +317,7 @@ impl Plan {
         &mut self,
         si: usize,
         w: &mut SentencePlan,
-        discourse: &Discourse,
+        claims: Vec<Claim>,
         retriever: &dyn Retriever,
         whole: bool,
         joint_candidates: bool,
@@ -333,8 +336,6 @@ impl Plan {
             w.abstention = Some(abstain::check(&query, &sentences));
             return;
         }
-        let parts = minus(&w.piece, &w.na);
-        let claims = claims::claims_of_parts(&self.clean.text, &parts, discourse);
         if self.candidates_only {
             for claim in claims {
                 let mut candidates = Vec::new();
@@ -416,11 +417,12 @@ impl Plan {
         let check_refs: Vec<&Analysed> = check_analysed.iter().map(|a| a.as_ref()).collect();
         let question = self.question.clone();
         for claim in claims {
+            let analysed = Analysed::new(claim.text.as_str());
             let indiv = premises.iter().map(|p| self.ask(p, &claim.text)).collect();
             // The passages read together matter when the claim's facts are spread over them; a
             // passage that has every word of the claim can state it alone, and the joint reading
             // (the longest pair there is) is not scored.
-            let words = checks::content_words(&claim.text);
+            let words = analysed.content_words();
             let one_passage_has_all = !words.is_empty() && premise_words.iter().any(|m| words.iter().all(|w| m.contains_word(w)));
             let joint = joint_premise.as_ref().filter(|_| !one_passage_has_all).map(|p| self.ask(p, &claim.text));
             let mut restated = Vec::new();
@@ -444,7 +446,6 @@ impl Plan {
                     units.push((pos, u, self.ask(&text, &claim.text)));
                 }
             }
-            let analysed = Analysed::new(claim.text.as_str());
             let mut outcome = checks::check(&analysed, &check_refs);
             outcome.unlinked = links.unlinked(&claim.text);
             let mut probes = Vec::new();

@@ -369,6 +369,36 @@ fn first_verb(ws: &[(usize, usize, &str)]) -> Option<usize> {
         .or_else(|| (1..ws.len()).find(|&i| is_verb(ws[i].2) && !matches!(ws[i - 1].2, "the" | "a" | "an")))
 }
 
+/// One sentence of an answer as the claim splitter reads it: its range, the ranges left once `[NA]`
+/// segments are cut out, and whether its claims are wanted (a cited sentence that is not an
+/// abstention; the others only move the discourse on).
+#[derive(Debug, Clone)]
+pub struct SentenceParts {
+    pub piece: Piece,
+    pub parts: Vec<Piece>,
+    pub split: bool,
+}
+
+/// Every sentence's claims, in one pass over the answer `text`: each sentence's referring words are
+/// read through what the question and the sentences before it named. A sentence not `split` gets
+/// no claims.
+pub fn claims_of_answer(text: &str, start: Discourse, sentences: &[SentenceParts]) -> Vec<Vec<Claim>> {
+    let mut discourse = start;
+    let mut out = Vec::with_capacity(sentences.len());
+    for s in sentences {
+        let claims = if s.split { claims_of_parts(text, &s.parts, &discourse) } else { Vec::new() };
+        let sentence = &text[s.piece.start..s.piece.end];
+        // The referent for the next sentence, read with this one's pronoun resolved.
+        match claims.first() {
+            Some(c) => discourse.update(&c.text),
+            None => discourse.update(sentence),
+        }
+        discourse.note_group(sentence);
+        out.push(claims);
+    }
+    out
+}
+
 /// Splits the sentence `text[parts]` (a sentence less what `[NA]` marks) into claims, reading
 /// sentence-initial referring words through `discourse`.
 pub fn claims_of_parts(text: &str, parts: &[Piece], discourse: &Discourse) -> Vec<Claim> {
@@ -883,6 +913,21 @@ mod tests {
         let mut d = Discourse::default();
         d.update("Athens is the capital of Greece.");
         assert_eq!(d.group, None);
+    }
+
+    #[test]
+    fn an_answer_is_split_in_one_pass_and_unsplit_sentences_still_move_the_discourse() {
+        let text = "Marie Curie was a physicist. She won two prizes. She was born in Warsaw and died in 1934.";
+        let pieces = crate::text::segment::sentences(text);
+        let wanted: Vec<SentenceParts> =
+            pieces.iter().enumerate().map(|(i, p)| SentenceParts { piece: p.clone(), parts: vec![p.clone()], split: i != 0 }).collect();
+        let claims = claims_of_answer(text, Discourse::default(), &wanted);
+        let texts: Vec<Vec<&str>> = claims.iter().map(|cs| cs.iter().map(|c| c.text.as_str()).collect()).collect();
+        // The first sentence is not split (no claims) but names the person the next ones refer to.
+        assert_eq!(
+            texts,
+            vec![vec![], vec!["Marie Curie won two prizes."], vec!["Marie Curie was born in Warsaw.", "Marie Curie died in 1934."]]
+        );
     }
 
     #[test]

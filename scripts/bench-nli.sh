@@ -7,13 +7,13 @@ model=models/citelens-nli-minilm
 cargo build --release -q -p citelens-cli
 native=$(target/release/citelens nli-bench --json --iters "${ITERS:-50}")
 rustup target list --installed | grep -q '^wasm32-unknown-unknown$' || rustup target add wasm32-unknown-unknown
-cargo build --release -q --target wasm32-unknown-unknown -p citelens-wasm
+cargo build --profile wasm -q --target wasm32-unknown-unknown -p citelens-wasm
 want=$(cargo metadata --format-version 1 --locked | python3 -c 'import json,sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"]=="wasm-bindgen"))')
 if ! wasm-bindgen --version 2>/dev/null | grep -q " $want"; then
   cargo install wasm-bindgen-cli --version "$want"
 fi
 pkg=target/wasm-bench-pkg
-wasm-bindgen --target nodejs --out-dir "$pkg" target/wasm32-unknown-unknown/release/citelens_wasm.wasm
+wasm-bindgen --target nodejs --out-dir "$pkg" target/wasm32-unknown-unknown/wasm/citelens_wasm.wasm
 wasm=$(node scripts/wasm-bench.cjs "$pkg" "$model" "${ITERS:-30}")
 python3 - "$native" "$wasm" <<'PY'
 import json, sys

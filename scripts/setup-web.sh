@@ -18,7 +18,7 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $want"; then
   cargo install wasm-bindgen-cli --version "$want"   # not --locked: its lockfile pins a crate the registry lacks
 fi
 grep -q "wasm_bindgen = \"$want\"" Trunk.toml || { echo "setup-web: Trunk.toml [tools] must pin wasm_bindgen = \"$want\"" >&2; exit 1; }
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/onnxruntime-web ] || [ ! -d node_modules/pdfjs-dist ] || [ ! -d node_modules/@mozilla/readability ]; then
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/onnxruntime-web ] || [ ! -d node_modules/pdfjs-dist ] || [ ! -d node_modules/@mozilla/readability ] || [ ! -x node_modules/.bin/tsc ]; then
   npm ci --no-audit --no-fund
 fi
 # nginx: the worker's load test balances two replicas with it (deploy/nginx/).

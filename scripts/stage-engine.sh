@@ -5,8 +5,8 @@ set -euo pipefail
 cd "${TRUNK_SOURCE_DIR:-$(dirname "$0")/..}"
 staging="${TRUNK_STAGING_DIR:?run by trunk}"
 out="$staging/citelens"
-cargo build --release --target wasm32-unknown-unknown -p citelens-wasm
-wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$out/pkg" target/wasm32-unknown-unknown/release/citelens_wasm.wasm
+cargo build --profile wasm --target wasm32-unknown-unknown -p citelens-wasm
+wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$out/pkg" target/wasm32-unknown-unknown/wasm/citelens_wasm.wasm
 # npm's wasm-opt is binaryen compiled to JS: over 5 minutes on this 20 MB module for a few percent, so opt-in.
 if [ "${CITELENS_ENGINE_WASM_OPT:-0}" = 1 ] && command -v wasm-opt >/dev/null; then
   wasm-opt -O3 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \

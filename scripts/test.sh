@@ -38,6 +38,9 @@ trunk build --release 2>&1
 test -f dist/index.html && test -f dist/citelens/pkg/citelens_wasm_bg.wasm
 disk
 
+echo "== npm package (scripts/build-npm.sh: target/npm/citelens-VERSION.tgz, installed and used by tests/browser/npm-package.test.mjs)"
+bash scripts/build-npm.sh 2>&1
+
 echo "== browser tests (headless Chromium, Playwright): screenshots in target/browser-artifacts/"
 test -x target/debug/citelens   # the native engine, for comparing reports (built by cargo test for the CLI tests)
 node --test --test-concurrency=1 tests/browser/ 2>&1

@@ -6,8 +6,17 @@
 // The model runs in a Web Worker (the page never freezes); where module workers are unavailable, the
 // same engine runs on the page's thread. Nothing leaves the browser.
 
-const HERE = new URL(".", import.meta.url);
-const DEFAULT_MODEL_BASE = new URL("model/", HERE);
+// Where the engine's files are served (worker.js, engine.js, pkg/, model/, pdfjs/): beside this
+// module unless `load({ assetsUrl })` says otherwise (a bundler that moves this module but not them).
+let assets = new URL(".", import.meta.url);
+const defaultModelBase = () => new URL("model/", assets);
+
+/** `assetsUrl` as a folder URL (ending in "/"), relative to the page. */
+function assetsFolder(assetsUrl) {
+  const url = new URL(String(assetsUrl), document.baseURI);
+  if (!url.pathname.endsWith("/")) url.pathname += "/";
+  return url;
+}
 
 /** A typed error: `kind` is "fetch", "hash", "load", "not_loaded", "input", "verify" or "document" (a file
  * `documentText` cannot read; `reason` says why). */
@@ -22,7 +31,7 @@ export class CitelensError extends Error {
 
 class WorkerBackend {
   constructor() {
-    this.worker = new Worker(new URL("worker.js", HERE), { type: "module" });
+    this.worker = new Worker(new URL("worker.js", assets), { type: "module" });
     this.pending = new Map();
     this.next = 1;
     this.worker.onmessage = (ev) => {
@@ -185,7 +194,7 @@ class PoolBackend {
 
 class PageBackend {
   async load(modelBase, onProgress) {
-    const engine = await import("./engine.js");
+    const engine = await import(new URL("engine.js", assets).href);
     this.engine = engine;
     try {
       this.loaded = await engine.loadVerifier(String(modelBase), onProgress);
@@ -264,7 +273,7 @@ async function expectedModelSha(modelBase) {
  */
 export async function connectWorker(options) {
   const remote = new RemoteBackend(options.worker, options.token);
-  const modelBase = new URL(options.modelBase || DEFAULT_MODEL_BASE, document.baseURI);
+  const modelBase = new URL(options.modelBase || defaultModelBase(), document.baseURI);
   remote.info = await remote.load(options.workerSha256 || (await expectedModelSha(modelBase)));
   return remote;
 }
@@ -272,7 +281,9 @@ export async function connectWorker(options) {
 let state = null; // { backend, ready: Promise<info>, mode }
 
 /**
- * Loads the model once (later calls share it). Options: `modelBase` (URL of the model folder),
+ * Loads the model once (later calls share it). Options: `assetsUrl` (URL of the folder that holds
+ * the package's files — worker.js, engine.js, pkg/, model/, pdfjs/ — when they are not served beside
+ * this module), `modelBase` (URL of the model folder; default: `model/` under the assets),
  * `worker` (false forces the single-threaded fallback), `workers` (how many Web Workers score pairs
  * in parallel; default: the number of cores, at most 4), `onProgress({stage, loaded, total, cached})`.
  * `worker` may instead be the URL of a citelens-worker (with `token`, and `workerSha256` when it serves a
@@ -283,7 +294,8 @@ let state = null; // { backend, ready: Promise<info>, mode }
  */
 export function load(options = {}) {
   if (state) return state.ready;
-  const modelBase = new URL(options.modelBase || DEFAULT_MODEL_BASE, document.baseURI);
+  if (options.assetsUrl) assets = assetsFolder(options.assetsUrl);
+  const modelBase = new URL(options.modelBase || defaultModelBase(), document.baseURI);
   const onProgress = options.onProgress || (() => {});
   const start = async () => {
     let fallback = null;
@@ -348,7 +360,7 @@ export async function verify(input, { onSentence, onProgress } = {}) {
  * See doc-text.js for the limits and the typed errors.
  */
 export async function documentText(file) {
-  const { documentText: read } = await import("./doc-text.js");
+  const { documentText: read } = await import(new URL("doc-text.js", assets).href);
   try {
     return await read(file);
   } catch (e) {

@@ -17,6 +17,7 @@ mkdir -p "$out/citelens" "$out/vendor"
 cp -r extension/. "$out/"
 cp www/citelens/citelens.js www/citelens/engine.js www/citelens/worker.js www/citelens/doc-text.js "$out/citelens/"
 cp -r "$src/pkg" "$src/model" "$src/pdfjs" "$out/citelens/"
+find "$out" -name '*.gz' -delete   # the site's gzipped twins (scripts/precompress.sh): a package is compressed as a whole
 cp "$readability" "$out/vendor/Readability.js"
 cp node_modules/@mozilla/readability/LICENSE.md "$out/vendor/Readability.LICENSE.md"
 # No remote code: every script the extension loads is one of its files.

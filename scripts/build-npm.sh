@@ -15,6 +15,7 @@ rm -rf "$out"
 mkdir -p "$pkg"
 cp www/citelens/citelens.js www/citelens/engine.js www/citelens/worker.js www/citelens/doc-text.js "$pkg/"
 cp -r "$src/pkg" "$src/model" "$src/pdfjs" "$pkg/"
+find "$pkg" -name '*.gz' -delete   # the site's gzipped twins (scripts/precompress.sh): a package is compressed as a whole
 rm -f "$pkg/pkg/.gitignore" "$pkg/pkg/package.json"
 cp models/citelens-nli-minilm/MODEL.md "$pkg/model/"
 cp -r packaging/npm/. "$pkg/"

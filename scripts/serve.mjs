@@ -40,7 +40,16 @@ export function serve(root, port = 0, mounts = []) {
         res.writeHead(304, { "last-modified": modified, "cache-control": "no-cache" }).end();
         return;
       }
-      res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream", "content-length": st.size, "cache-control": "no-cache", "last-modified": modified });
+      const headers = { "content-type": TYPES[path.extname(file)] || "application/octet-stream", "cache-control": "no-cache", "last-modified": modified };
+      // A gzipped twin written at build time (scripts/precompress.sh) is sent to a browser that
+      // accepts gzip, as static hosts do (nginx's gzip_static).
+      const packed = `${file}.gz`;
+      if (/\bgzip\b/.test(req.headers["accept-encoding"] || "") && fs.existsSync(packed)) {
+        res.writeHead(200, { ...headers, "content-encoding": "gzip", vary: "accept-encoding", "content-length": fs.statSync(packed).size });
+        fs.createReadStream(packed).pipe(res);
+        return;
+      }
+      res.writeHead(200, { ...headers, "content-length": st.size });
       fs.createReadStream(file).pipe(res);
     });
   });

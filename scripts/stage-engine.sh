@@ -41,3 +41,6 @@ if [ -d "$kg" ]; then
 else
   echo "stage-engine: no knowledge graph under $kg; the demo's generated-examples menu will say so" >&2
 fi
+# Gzipped twins of the site's files for hosts that serve them (scripts/serve.mjs, nginx gzip_static):
+# what a first visit downloads over the wire.
+bash scripts/precompress.sh "$staging"

@@ -246,6 +246,8 @@ fn model_status(p: &ModelStatusProps) -> Html {
         ModelState::Loading(pr) => {
             let label = match pr.stage.as_str() {
                 "download" if pr.cached => "Model found in the browser cache".to_string(),
+                // A compressed response gives no size to count the unpacked bytes against.
+                "download" if pr.total <= 0.0 => format!("Downloading the model: {:.1} MB", pr.loaded / 1e6),
                 "download" => format!("Downloading the model: {:.1} / {:.1} MB", pr.loaded / 1e6, pr.total / 1e6),
                 "compile" => "Preparing the model…".to_string(),
                 _ => "Starting the engine…".to_string(),

@@ -20,7 +20,10 @@ async function fetchWithProgress(url, onBytes) {
     throw new ModelError("fetch", `could not fetch ${url}: ${e.message}`);
   }
   if (!res.ok) throw new ModelError("fetch", `could not fetch ${url}: HTTP ${res.status}`);
-  const total = Number(res.headers.get("content-length")) || 0;
+  // Under Content-Encoding (a host serving the model gzipped) the length is the packed size, not the
+  // bytes read here: the total is then unknown (0).
+  const encoded = (res.headers.get("content-encoding") || "identity") !== "identity";
+  const total = encoded ? 0 : Number(res.headers.get("content-length")) || 0;
   if (!res.body) {
     const buf = new Uint8Array(await res.arrayBuffer());
     onBytes(buf.length, total || buf.length);

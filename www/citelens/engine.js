@@ -56,11 +56,25 @@ async function openCache() {
   }
 }
 
+/** The SHA-256 of `bytes` as hex: the browser's own (native, off the main work) where the page is a
+ * secure context, else the engine's. */
+async function sha256Of(bytes, runtime) {
+  if (globalThis.crypto?.subtle) {
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  await runtime;
+  return sha256Hex(bytes);
+}
+
 /** Loads the model under `modelBase` (a URL ending in "/"); `onProgress({stage, loaded, total, cached})`. */
 export async function loadVerifier(modelBase, onProgress = () => {}) {
   const started = performance.now();
   onProgress({ stage: "runtime", loaded: 0, total: 0 });
-  await init();
+  // The engine's wasm compiles while the model downloads; its error, if any, is raised where it is
+  // awaited (the guard only keeps an early fetch error from leaving it unhandled).
+  const runtime = init();
+  runtime.catch(() => {});
   const configBytes = await fetchWithProgress(new URL("config.json", modelBase), () => {});
   let config;
   try {
@@ -69,18 +83,21 @@ export async function loadVerifier(modelBase, onProgress = () => {}) {
     throw new ModelError("load", `config.json is not JSON: ${e.message}`);
   }
   const want = config.model_sha256;
-  const tokenizer = await fetchWithProgress(new URL(config.tokenizer_file || "tokenizer.json", modelBase), () => {});
+  // The tokenizer downloads beside the model.
+  const tokenizerDownload = fetchWithProgress(new URL(config.tokenizer_file || "tokenizer.json", modelBase), () => {});
+  tokenizerDownload.catch(() => {});
   const modelUrl = new URL(config.model_file || "model.onnx", modelBase);
   const cacheKey = `${modelUrl.href}?sha256=${want || "none"}`;
   // Cache Storage takes http(s) URLs only; a packaged model (an extension's file) is local anyway.
   const cache = /^https?:$/.test(modelUrl.protocol) ? await openCache() : null;
   let onnx = null;
   let cached = false;
+  let stored = Promise.resolve();
   if (cache && want) {
     const hit = await cache.match(cacheKey);
     if (hit) {
       const bytes = new Uint8Array(await hit.arrayBuffer());
-      if (sha256Hex(bytes) === want) {
+      if ((await sha256Of(bytes, runtime)) === want) {
         onnx = bytes;
         cached = true;
         onProgress({ stage: "download", loaded: bytes.length, total: bytes.length, cached: true });
@@ -91,24 +108,28 @@ export async function loadVerifier(modelBase, onProgress = () => {}) {
   }
   if (!onnx) {
     onnx = await fetchWithProgress(modelUrl, (loaded, total) => onProgress({ stage: "download", loaded, total, cached: false }));
-    const got = sha256Hex(onnx);
+    const got = await sha256Of(onnx, runtime);
     if (want && got !== want) {
       throw new ModelError("hash", `model.onnx has sha256 ${got}, config.json expects ${want}: refusing to load it`);
     }
     if (cache && want) {
-      try {
-        await cache.put(cacheKey, new Response(onnx, { headers: { "content-type": "application/octet-stream" } }));
-      } catch {
+      // Written while the model compiles; awaited before "ready", so that the pool's other workers,
+      // started then, find it there and do not download it again.
+      stored = cache.put(cacheKey, new Response(onnx, { headers: { "content-type": "application/octet-stream" } })).catch(() => {
         // over quota: the model still works, it is just fetched again next visit
-      }
+      });
     }
   }
+  const tokenizer = await tokenizerDownload;
+  await runtime;
   onProgress({ stage: "compile", loaded: 0, total: 0 });
   let verifier;
   try {
     verifier = new Verifier(onnx, tokenizer, configBytes);
   } catch (e) {
     throw new ModelError("load", `the model did not load: ${e.message}`);
+  } finally {
+    await stored;
   }
   const info = { model: config.name, bytes: onnx.length, cached, loadMs: performance.now() - started };
   onProgress({ stage: "ready", loaded: onnx.length, total: onnx.length, cached, info });

@@ -5,19 +5,13 @@
 # (@mozilla/readability). The packaged engine is the same code as the demo's: www/citelens/*.js.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-src=dist/citelens
 out=${OUT_DIR:-dist-extension}
-for f in "$src/pkg/citelens_wasm_bg.wasm" "$src/model/model.onnx" "$src/pdfjs/pdf.min.mjs"; do
-  [ -f "$f" ] || { echo "build-extension: $f is missing: run \`trunk build --release\` first" >&2; exit 1; }
-done
 readability=node_modules/@mozilla/readability/Readability.js
 [ -f "$readability" ] || { echo "build-extension: $readability is missing: run scripts/setup-web.sh (npm ci)" >&2; exit 1; }
 rm -rf "$out" "$out.zip"
-mkdir -p "$out/citelens" "$out/vendor"
+mkdir -p "$out/vendor"
 cp -r extension/. "$out/"
-cp www/citelens/citelens.js www/citelens/engine.js www/citelens/worker.js www/citelens/doc-text.js "$out/citelens/"
-cp -r "$src/pkg" "$src/model" "$src/pdfjs" "$out/citelens/"
-find "$out" -name '*.gz' -delete   # the site's gzipped twins (scripts/precompress.sh): a package is compressed as a whole
+bash scripts/copy-engine.sh build-extension "$out/citelens"
 cp "$readability" "$out/vendor/Readability.js"
 cp node_modules/@mozilla/readability/LICENSE.md "$out/vendor/Readability.LICENSE.md"
 # No remote code: every script the extension loads is one of its files.

@@ -5,17 +5,10 @@
 # the demo's own www/citelens/citelens.js; its declarations, README and example are packaging/npm/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-src=dist/citelens
-for f in "$src/pkg/citelens_wasm_bg.wasm" "$src/model/model.onnx" "$src/pdfjs/pdf.min.mjs"; do
-  [ -f "$f" ] || { echo "build-npm: $f is missing: run \`trunk build --release\` first" >&2; exit 1; }
-done
 out=target/npm
 pkg="$out/citelens"
 rm -rf "$out"
-mkdir -p "$pkg"
-cp www/citelens/citelens.js www/citelens/engine.js www/citelens/worker.js www/citelens/doc-text.js "$pkg/"
-cp -r "$src/pkg" "$src/model" "$src/pdfjs" "$pkg/"
-find "$pkg" -name '*.gz' -delete   # the site's gzipped twins (scripts/precompress.sh): a package is compressed as a whole
+bash scripts/copy-engine.sh build-npm "$pkg"
 rm -f "$pkg/pkg/.gitignore" "$pkg/pkg/package.json"
 cp models/citelens-nli-minilm/MODEL.md "$pkg/model/"
 cp -r packaging/npm/. "$pkg/"

@@ -44,8 +44,9 @@ export function serve(root, port = 0, mounts = []) {
       // A gzipped twin written at build time (scripts/precompress.sh) is sent to a browser that
       // accepts gzip, as static hosts do (nginx's gzip_static).
       const packed = `${file}.gz`;
-      if (/\bgzip\b/.test(req.headers["accept-encoding"] || "") && fs.existsSync(packed)) {
-        res.writeHead(200, { ...headers, "content-encoding": "gzip", vary: "accept-encoding", "content-length": fs.statSync(packed).size });
+      const packedStat = /\bgzip\b/.test(req.headers["accept-encoding"] || "") && fs.statSync(packed, { throwIfNoEntry: false });
+      if (packedStat) {
+        res.writeHead(200, { ...headers, "content-encoding": "gzip", vary: "accept-encoding", "content-length": packedStat.size });
         fs.createReadStream(packed).pipe(res);
         return;
       }

@@ -282,19 +282,24 @@ impl Plan {
             read_in_round_one: 0,
             coverage: HashMap::new(),
         };
-        // The text stage splits every cited sentence into claims in one pass (an abstention is
-        // checked as a whole, not split).
+        // A cited abstention ("I could not find …") is checked as a whole; every other cited
+        // sentence is split into claims, by the text stage in one pass.
+        let abstains: Vec<bool> =
+            sentences.iter().map(|w| !w.cited.is_empty() && abstain::is_abstention(&plan.clean.text[w.piece.start..w.piece.end])).collect();
         let wanted: Vec<SentenceParts> = sentences
             .iter()
-            .map(|w| SentenceParts {
+            .zip(&abstains)
+            .map(|(w, &abstains)| SentenceParts {
                 piece: w.piece.clone(),
                 parts: minus(&w.piece, &w.na),
-                split: !w.cited.is_empty() && !abstain::is_abstention(&plan.clean.text[w.piece.start..w.piece.end]),
+                split: !w.cited.is_empty() && !abstains,
             })
             .collect();
         let claims = claims::claims_of_answer(&plan.clean.text, question_discourse, &wanted);
-        for (si, (mut w, claims)) in sentences.into_iter().zip(claims).enumerate() {
-            if !w.cited.is_empty() {
+        for (si, ((mut w, claims), abstains)) in sentences.into_iter().zip(claims).zip(abstains).enumerate() {
+            if abstains {
+                plan.check_abstention(&mut w);
+            } else if !w.cited.is_empty() {
                 plan.plan_claims(si, &mut w, claims, retriever, whole, joint_candidates);
             }
             plan.sentences.push(w);
@@ -312,6 +317,22 @@ impl Plan {
         self.pairs.len() - 1
     }
 
+    /// A cited sentence that abstains, checked against the cited sentences: is the answer really not
+    /// there? (No claims, no pairs.)
+    fn check_abstention(&self, w: &mut SentencePlan) {
+        let sentence = &self.clean.text[w.piece.start..w.piece.end];
+        let query = if self.question.trim().is_empty() { abstain::asked_about(sentence) } else { self.question.clone() };
+        let sentences: Vec<(String, usize, usize, String)> = w
+            .cited
+            .iter()
+            .flat_map(|&ix| {
+                let src = &self.sources[ix];
+                src.units.iter().filter_map(|u| u.chars.map(|(s, e)| (src.citation.id.clone(), s, e, u.text.clone())))
+            })
+            .collect();
+        w.abstention = Some(abstain::check(&query, &sentences));
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn plan_claims(
         &mut self,
@@ -322,20 +343,6 @@ impl Plan {
         whole: bool,
         joint_candidates: bool,
     ) {
-        let sentence = &self.clean.text[w.piece.start..w.piece.end];
-        if abstain::is_abstention(sentence) {
-            let query = if self.question.trim().is_empty() { abstain::asked_about(sentence) } else { self.question.clone() };
-            let sentences: Vec<(String, usize, usize, String)> = w
-                .cited
-                .iter()
-                .flat_map(|&ix| {
-                    let src = &self.sources[ix];
-                    src.units.iter().filter_map(|u| u.chars.map(|(s, e)| (src.citation.id.clone(), s, e, u.text.clone())))
-                })
-                .collect();
-            w.abstention = Some(abstain::check(&query, &sentences));
-            return;
-        }
         if self.candidates_only {
             for claim in claims {
                 let mut candidates = Vec::new();

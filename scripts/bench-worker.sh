@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Issue 15's CPU figures, on this machine, in one run (release builds):
 #  1. pairs/s of the same 1,024 pairs through `citelens nli` (one process, model load excluded) and
-#     through citelens-worker's /v1/nli from 16 concurrent clients (citelens-load), with p50/p99;
+#     through citelens-worker's /v1/nli from 16 concurrent clients (citelens-load), with p50/p99, on
+#     1 and 2 model threads and each further N given; the scaling against 1 thread;
 #  2. /v1/verify of a three-sentence cited answer from 16 concurrent clients: p50/p99.
-#   bash scripts/bench-worker.sh
+#   bash scripts/bench-worker.sh [N ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p citelens-cli -p citelens-worker
@@ -32,16 +33,32 @@ python3 -c "
 load=$t1-$t0; total=$t2-$t1
 print(f'citelens nli: 1024 pairs in {total:.2f} s, {total-load:.2f} s without the model load ({load:.2f} s): {1024/(total-load):.1f} pairs/s')
 " | tee "$out/cli.txt"
-port=$((20000 + RANDOM % 20000))
-target/release/citelens-worker --listen 127.0.0.1:$port --keys-file "$out/keys.txt" --backend cpu > "$out/worker.log" 2>&1 &
-pid=$!
+# The worker: the same pairs over /v1/nli from 16 clients, with 1 model thread, then 2, then each N given.
+start_worker() { # $1: model threads
+  port=$((20000 + RANDOM % 20000))
+  target/release/citelens-worker --listen 127.0.0.1:$port --keys-file "$out/keys.txt" --backend cpu --threads "$1" > "$out/worker-$1.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/health/ready" > /dev/null && return 0; sleep 0.1; done
+  echo "the worker did not become ready" >&2; exit 1
+}
 trap 'kill $pid 2>/dev/null || true' EXIT
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/health/ready" > /dev/null && break; sleep 0.1; done
-target/release/citelens-load --url "http://127.0.0.1:$port" --token-file "$out/keys.txt" --clients 16 --requests 8 --pairs-per-request 8 --pairs "$out/pairs.json" --pid $pid | tee "$out/worker.txt"
-target/release/citelens-load --url "http://127.0.0.1:$port" --token-file "$out/keys.txt" --clients 16 --requests 4 --verify "$out/answer.json" --pid $pid
-python3 -c "
-import re
-cli=float(re.search(r'([\d.]+) pairs/s', open('$out/cli.txt').read()).group(1))
-w=float(re.search(r'([\d.]+) pairs/s', open('$out/worker.txt').read()).group(1))
-print(f'worker / CLI pairs/s: {w/cli:.2f}x')
-"
+for threads in 1 2 "$@"; do
+  start_worker "$threads"
+  echo "worker, $threads model thread(s):"
+  target/release/citelens-load --url "http://127.0.0.1:$port" --token-file "$out/keys.txt" --clients 16 --requests 8 --pairs-per-request 8 --pairs "$out/pairs.json" --pid $pid | tee "$out/worker-$threads.txt"
+  if [ "$threads" = "$(nproc)" ] || [ "$threads" = 2 ]; then
+    target/release/citelens-load --url "http://127.0.0.1:$port" --token-file "$out/keys.txt" --clients 16 --requests 4 --verify "$out/answer.json" --pid $pid
+  fi
+  kill $pid; wait $pid 2>/dev/null || true
+done
+python3 - "$out" "$@" <<'PY'
+import re, sys
+out = sys.argv[1]
+rate = lambda f: float(re.search(r'([\d.]+) pairs/s', open(f"{out}/{f}").read()).group(1))
+cli = rate("cli.txt")
+one = rate("worker-1.txt")
+for n in ["2"] + sys.argv[2:]:
+    print(f"scaling: {n} threads / 1 thread pairs/s {rate(f'worker-{n}.txt') / one:.2f}x")
+best = max(["1", "2"] + sys.argv[2:], key=lambda n: rate(f"worker-{n}.txt"))
+print(f"worker ({best} threads) / CLI pairs/s: {rate(f'worker-{best}.txt') / cli:.2f}x")
+PY

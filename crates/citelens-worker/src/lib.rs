@@ -35,6 +35,8 @@ pub struct Config {
     /// Origins allowed by CORS (exact match; never `*`).
     pub cors: Vec<String>,
     pub backend: backend::BackendChoice,
+    /// Model runner threads; None: one per core on the CPU, one on a GPU.
+    pub model_threads: Option<usize>,
     pub limits: Limits,
     /// Time between readiness turning off and the listener closing, so a balancer stops sending.
     pub drain: Duration,
@@ -85,8 +87,13 @@ impl AppState {
     /// read): the seam through which tests run the server on a model they control.
     pub fn with_model(config: &Config, loaded: backend::Loaded) -> Arc<Self> {
         let metrics = Arc::new(Metrics::new());
+        let threads = config.model_threads.unwrap_or_else(|| match loaded.backend {
+            backend::Backend::Cpu => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            // One stream of kernels: a second runner would only queue behind the first.
+            backend::Backend::Cuda => 1,
+        });
         let batcher =
-            Arc::new(Batcher::start(loaded.model.clone(), config.limits.queue_pairs, config.limits.batch_tokens, metrics.clone()));
+            Arc::new(Batcher::start(loaded.model.clone(), config.limits.queue_pairs, config.limits.batch_tokens, threads, metrics.clone()));
         let l = &config.limits;
         let info = api::Info {
             model: loaded.name.clone(),
@@ -95,6 +102,7 @@ impl AppState {
             four_way_labels: loaded.four_way.then(|| citelens_nli::FOUR_WAY_LABELS.iter().map(|s| s.to_string()).collect()),
             evidence_head: loaded.evidence,
             backend: loaded.backend.to_string(),
+            model_threads: threads.max(1),
             limits: api::Limits {
                 max_body_bytes: l.max_body_bytes,
                 max_pairs_per_request: l.max_pairs_per_request,

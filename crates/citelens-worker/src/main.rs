@@ -26,6 +26,9 @@ struct Cli {
     /// Where the model runs.
     #[arg(long, value_enum, default_value = "auto")]
     backend: BackendChoice,
+    /// Threads running the model, each on its own batches (default: one per core on the CPU, one on a GPU).
+    #[arg(long)]
+    threads: Option<usize>,
     /// Request bodies over this many bytes get 413.
     #[arg(long, default_value_t = Limits::default().max_body_bytes)]
     max_body_bytes: usize,
@@ -80,8 +83,8 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     anyhow::ensure!(
-        cli.queue_pairs > 0 && cli.batch_tokens > 0 && cli.max_pairs_per_request > 0,
-        "--queue-pairs, --batch-tokens and --max-pairs-per-request must be positive"
+        cli.queue_pairs > 0 && cli.batch_tokens > 0 && cli.max_pairs_per_request > 0 && cli.threads != Some(0),
+        "--queue-pairs, --batch-tokens, --max-pairs-per-request and --threads must be positive"
     );
     let keys = Keys::from_file(&cli.keys_file).map_err(anyhow::Error::msg)?;
     let model_dir = match cli.model {
@@ -97,6 +100,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         keys,
         cors: cli.cors,
         backend: cli.backend,
+        model_threads: cli.threads,
         limits: Limits {
             max_body_bytes: cli.max_body_bytes,
             max_pairs_per_request: cli.max_pairs_per_request,
@@ -112,9 +116,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         let state = AppState::load(&config)?;
         let listener = tokio::net::TcpListener::bind(cli.listen).await?;
         eprintln!(
-            "citelens-worker: {} ({}, sha256 {}) on http://{}",
+            "citelens-worker: {} ({}, {} model threads, sha256 {}) on http://{}",
             state.info.model,
             state.info.backend,
+            state.info.model_threads,
             &state.info.sha256[..12],
             listener.local_addr()?
         );

@@ -33,6 +33,7 @@ fn config(dir: std::path::PathBuf, limits: Limits, cors: Vec<String>, drain: Dur
         keys: Keys::from_text(&format!("# test\n{KEY}\n")).unwrap(),
         cors,
         backend: BackendChoice::Cpu,
+        model_threads: None,
         limits,
         drain,
         thresholds: Default::default(),
@@ -120,7 +121,8 @@ async fn start_gated(limits: Limits) -> (Running, Arc<GatedModel>, OpenOnDrop) {
         holding: Default::default(),
         seen: Default::default(),
     });
-    let config = config(std::path::PathBuf::new(), limits, vec![], Duration::from_millis(10));
+    // One model thread: pairs queue behind the held one (a second thread would score them).
+    let config = Config { model_threads: Some(1), ..config(std::path::PathBuf::new(), limits, vec![], Duration::from_millis(10)) };
     let loaded = citelens_worker::backend::Loaded {
         model: gate.clone(),
         name: "gated-test-model".into(),

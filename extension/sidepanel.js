@@ -84,7 +84,7 @@ function render(state, focus) {
       lens.showReport({ answer: a.answer, citations: (a.sources || []).map((s) => ({ id: s.id, url: s.url, title: s.title || s.url })) }, a.report);
       sec.append(el("h4", { text: "Evidence" }), evidenceList(a));
       const where = a.report.computed_on === "worker" ? "by your citelens worker" : "in this browser";
-      sec.append(el("div", { class: "muted computed-on", "data-computed-on": a.report.computed_on || "browser", text: `checked in ${(a.ms / 1000).toFixed(1)} s ${where}` }));
+      sec.append(el("div", { class: "muted computed-on", "data-computed-on": a.report.computed_on || "browser", text: `checked in ${(a.ms / 1000).toFixed(1)} s ${where} with the model ${a.report.model}` }));
       if (a.timings?.fallback) sec.append(el("p", { class: "notice", text: a.timings.fallback }));
     } else if (a.status === "error") {
       sec.append(el("p", { class: "notice", text: `Could not check this answer: ${a.message}` }));

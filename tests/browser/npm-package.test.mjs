@@ -44,7 +44,8 @@ before(async () => {
       const report = await verify(${JSON.stringify(input)});
       const bad = await verify({ answer: 42 }).then(() => null, (e) => ({ isTyped: e instanceof CitelensError, kind: e.kind }));
       const lens = document.createElement("cite-lens");
-      const shown = new Promise((resolve) => lens.addEventListener("citelens-result", (e) => resolve(e.detail.overall.category)));
+      const shown = new Promise((resolve) => lens.addEventListener("citelens-result", (e) =>
+        resolve({ category: e.detail.overall.category, decidedBy: lens.shadowRoot.querySelector('[part="decided-by"]')?.textContent })));
       lens.input = ${JSON.stringify(input)};
       document.querySelector("#host").append(lens);
       return { info, report, bad, element: await shown };
@@ -89,7 +90,8 @@ test("the packed npm package installs, loads from assetsUrl and verifies like th
   // The 1901 sentence is denied by its source: a package that verified nothing would not say so.
   assert.equal(report.sentences[2].verdict.category, "contradictory");
   assert.deepEqual(result.bad, { isTyped: true, kind: "input" });
-  assert.equal(result.element, report.overall.category);
+  assert.equal(result.element.category, report.overall.category);
+  assert.equal(result.element.decidedBy, "checked in this browser with the model citelens-nli-minilm");
   await page.close();
 
   // The declarations against what the package really returned: an excess, missing or mistyped

@@ -285,7 +285,7 @@ test("with a citelens worker in the settings, the report is computed there; a wo
     await panel.goto(`chrome-extension://${browser.extensionId}/sidepanel.html?tab=${tabId}`);
     await panel.waitForSelector(".computed-on");
     assert.equal(await panel.getAttribute(".computed-on", "data-computed-on"), "worker");
-    assert.match(await panel.textContent(".computed-on"), /by your citelens worker/);
+    assert.match(await panel.textContent(".computed-on"), /by your citelens worker with the model citelens-nli-minilm/);
     await panel.close();
     // The worker goes away: the next answer is checked in the browser, and the report says why.
     await worker.stop();

@@ -372,7 +372,7 @@ export async function documentText(file) {
 // <cite-lens>: renders the verdict of one cited answer in its shadow DOM. Input as the `input`
 // property (an object) or attribute (JSON). Theming: CSS custom properties --citelens-supported,
 // --citelens-missing, --citelens-contradicted, --citelens-font, and ::part(verdict | sentence |
-// span | badge | citation | status). Fires `citelens-result` (bubbles, composed) with the report.
+// span | badge | citation | status | decided-by). Fires `citelens-result` (bubbles, composed) with the report.
 
 const CATEGORY_TEXT = {
   supportive: "Supportive",
@@ -578,7 +578,13 @@ export class CiteLensElement extends HTMLElement {
       li.textContent = f.message;
       notes.append(li);
     }
-    this.box.replaceChildren(head, answer, list, notes);
+    // Which model decided, and where: a worker may serve a larger model than the page's.
+    const decided = document.createElement("div");
+    decided.className = "status";
+    decided.setAttribute("part", "decided-by");
+    decided.dataset.computedOn = report.computed_on || "browser";
+    decided.textContent = partial ? "" : `checked ${report.computed_on === "worker" ? "by a citelens worker" : "in this browser"} with the model ${report.model}`;
+    this.box.replaceChildren(head, answer, list, notes, decided);
   }
 }
 

@@ -29,7 +29,7 @@ pub enum NliError {
     Config(String),
     #[error("could not load the ONNX model: {0}")]
     ModelLoad(String),
-    #[error("the model's inputs are {found:?}; citelens needs {expected:?} and one logits output of {labels} labels (and, optionally, a second of 4)")]
+    #[error("the model's inputs are {found:?}; citelens needs {expected:?} (token_type_ids optional) and one logits output of {labels} labels (and, optionally, a second of 4)")]
     WrongInputs { expected: Vec<String>, found: Vec<String>, labels: usize },
     #[error("could not load the tokenizer: {0}")]
     Tokenizer(String),

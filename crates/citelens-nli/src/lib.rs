@@ -88,7 +88,7 @@ impl NliModel {
     pub fn from_bytes_on(onnx: &[u8], tokenizer_json: &[u8], config_json: &[u8], device: Device) -> Result<Self> {
         let config = ModelConfig::from_json(config_json)?;
         let encoder = PairEncoder::from_bytes(tokenizer_json)?;
-        let runtime = Runtime::from_onnx_bytes_on(onnx, LABELS.len(), device)?;
+        let runtime = Runtime::from_onnx_bytes_on(onnx, LABELS.len(), device, encoder.pad_id())?;
         let label_order = config.label_order()?;
         Ok(NliModel { config, label_order, encoder, runtime })
     }

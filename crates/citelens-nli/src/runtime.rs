@@ -8,6 +8,8 @@ use tract_onnx::prelude::*;
 use crate::error::{NliError, Result};
 use crate::tokenize::Sequence;
 
+/// The inputs a graph may have; the first two it must have (an MPNet or RoBERTa graph has no
+/// `token_type_ids`).
 pub const INPUT_NAMES: [&str; 3] = ["input_ids", "attention_mask", "token_type_ids"];
 
 /// Labels of the optional `four_way` output: CAQA's four categories.
@@ -24,8 +26,10 @@ pub enum Device {
 
 pub struct Runtime {
     plan: Arc<dyn Runnable>,
-    /// Position of each of INPUT_NAMES among the model's inputs.
-    order: [usize; 3],
+    /// For each of the graph's inputs, in its order, which of INPUT_NAMES it is.
+    inputs: Vec<usize>,
+    /// The id padded positions get (the tokenizer's pad id; the attention mask hides them).
+    pad_id: i64,
     labels: usize,
     /// Position of the four-way head's logits among the outputs, when the graph has that head.
     four_way: Option<usize>,
@@ -42,7 +46,7 @@ pub struct RowLogits {
 }
 
 impl Runtime {
-    pub fn from_onnx_bytes_on(onnx: &[u8], labels: usize, device: Device) -> Result<Self> {
+    pub fn from_onnx_bytes_on(onnx: &[u8], labels: usize, device: Device, pad_id: i64) -> Result<Self> {
         let load = |e: TractError| NliError::ModelLoad(format!("{e:#}"));
         let mut model = tract_onnx::onnx().with_ignore_value_info(true).model_for_read(&mut std::io::Cursor::new(onnx)).map_err(load)?;
         let found: Vec<String> = model.input_outlets().map_err(load)?.iter().map(|o| model.node(o.node).name.clone()).collect();
@@ -50,16 +54,18 @@ impl Runtime {
             || NliError::WrongInputs { expected: INPUT_NAMES.iter().map(|s| s.to_string()).collect(), found: found.clone(), labels };
         let output_names: Vec<String> = model.output_outlets().map_err(load)?.iter().map(|o| model.node(o.node).name.clone()).collect();
         let outputs = output_names.len();
-        if found.len() != INPUT_NAMES.len() || !(1..=3).contains(&outputs) {
+        if !(1..=3).contains(&outputs) {
             return Err(wrong());
         }
-        let mut order = [0; 3];
-        for (slot, name) in INPUT_NAMES.iter().enumerate() {
-            order[slot] = found.iter().position(|f| f == name).ok_or_else(wrong)?;
+        let inputs: Vec<usize> = found.iter().map(|f| INPUT_NAMES.iter().position(|n| n == f).ok_or_else(wrong)).collect::<Result<_>>()?;
+        let mut sorted = inputs.clone();
+        sorted.sort();
+        if sorted != [0, 1] && sorted != [0, 1, 2] {
+            return Err(wrong());
         }
         let batch = model.sym("B");
         let seq = model.sym("S");
-        for ix in 0..3 {
+        for ix in 0..inputs.len() {
             model.set_input_fact(ix, InferenceFact::dt_shape(i64::datum_type(), [batch.to_dim(), seq.to_dim()])).map_err(load)?;
         }
         let typed = model.into_typed().map_err(load)?;
@@ -87,7 +93,7 @@ impl Runtime {
             Device::Cpu => Arc::new(typed.into_optimized().map_err(load)?.into_runnable().map_err(load)?),
             Device::Cuda => cuda_plan(typed)?,
         };
-        Ok(Runtime { plan, order, labels, four_way, evidence })
+        Ok(Runtime { plan, inputs, pad_id, labels, four_way, evidence })
     }
 
     pub fn has_four_way(&self) -> bool {
@@ -109,7 +115,7 @@ impl Runtime {
             return Ok(Vec::new());
         }
         let width = rows.iter().map(|r| r.input_ids.len()).max().unwrap_or(0);
-        let mut ids = vec![0i64; rows.len() * width];
+        let mut ids = vec![self.pad_id; rows.len() * width];
         let mut mask = vec![0i64; rows.len() * width];
         let mut types = vec![0i64; rows.len() * width];
         for (r, row) in rows.iter().enumerate() {
@@ -122,8 +128,7 @@ impl Runtime {
         let shape = [rows.len(), width];
         let by_name = [ids, mask, types];
         let mut inputs: TVec<TValue> = TVec::new();
-        for model_ix in 0..3 {
-            let slot = self.order.iter().position(|&o| o == model_ix).unwrap_or(model_ix);
+        for &slot in &self.inputs {
             inputs.push(Tensor::from_shape(&shape, &by_name[slot]).map_err(fail)?.into());
         }
         let out = self.plan.run(inputs).map_err(fail)?;

@@ -415,3 +415,35 @@ async fn a_model_directory_with_its_own_label_order() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Any cross-encoder: a tiny MPNet-type model (no token_type_ids, RoBERTa-style pair format; built by
+/// training/tiny_mpnet_fixture.py with the large model's graph builder) served end to end. Its
+/// answers equal the model's own, and the report names the model that decided.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mpnet_type_model_is_served_end_to_end() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/tiny_mpnet");
+    let mut w = start_with(dir.clone(), Limits::default(), vec![], Duration::from_millis(10)).await;
+    let c = client();
+    let info: Value = c.get(format!("{}/v1/info", w.base)).bearer_auth(KEY).send().await.unwrap().json().await.unwrap();
+    assert_eq!(info["model"], "tiny-mpnet-test");
+    assert!(info["model_threads"].as_u64().unwrap() >= 1);
+    let model = NliModel::from_dir(&dir).unwrap();
+    let pairs =
+        [("the tower was finished in 1889", "the tower was finished in 1925"), ("paris is the capital of france", "paris is in france")];
+    let body = json!({ "pairs": pairs.iter().map(|(p, h)| json!({ "premise": p, "hypothesis": h })).collect::<Vec<_>>() });
+    let got: Value = c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&body).send().await.unwrap().json().await.unwrap();
+    assert_eq!(got["model"], "tiny-mpnet-test");
+    for (i, (p, h)) in pairs.iter().enumerate() {
+        let want = model.predict(p, h).unwrap().probabilities;
+        let e = got["results"][i]["entailment"].as_f64().unwrap() as f32;
+        assert!((e - want.entailment).abs() < 1e-5, "{e} vs {}", want.entailment);
+    }
+    let input =
+        json!({ "answer": "The tower was finished in 1889 [1].", "citations": [{ "id": "1", "text": "the tower was finished in 1889" }] });
+    let report: Value = c.post(format!("{}/v1/verify", w.base)).bearer_auth(KEY).json(&input).send().await.unwrap().json().await.unwrap();
+    assert_eq!(report["computed_on"], "worker");
+    assert_eq!(report["model"], "tiny-mpnet-test", "the report names the model that decided");
+    assert_eq!(report["sentences"].as_array().unwrap().len(), 1);
+    w.stop.take().unwrap().send(()).unwrap();
+    w.done.await.unwrap();
+}

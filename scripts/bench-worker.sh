@@ -35,7 +35,7 @@ print(f'citelens nli: 1024 pairs in {total:.2f} s, {total-load:.2f} s without th
 " | tee "$out/cli.txt"
 # The worker: the same pairs over /v1/nli from 16 clients, with 1 model thread, then 2, then each N given.
 start_worker() { # $1: model threads
-  port=$((20000 + RANDOM % 20000))
+  port=$((20000 + RANDOM % 12000)) # below the ephemeral range (32768 and up)
   target/release/citelens-worker --listen 127.0.0.1:$port --keys-file "$out/keys.txt" --backend cpu --threads "$1" > "$out/worker-$1.log" 2>&1 &
   pid=$!
   for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/health/ready" > /dev/null && return 0; sleep 0.1; done

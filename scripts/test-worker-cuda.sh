@@ -10,7 +10,7 @@ work=$(mktemp -d)
 trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 key="cuda-test-key-$(date +%s%N)"
 echo "$key" > "$work/keys.txt"
-port=$((20000 + RANDOM % 20000))
+port=$((20000 + RANDOM % 12000)) # below the ephemeral range (32768 and up)
 target/debug/citelens-worker --listen 127.0.0.1:$port --keys-file "$work/keys.txt" --backend cuda 2> "$work/log" &
 pid=$!
 for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/health/ready" > /dev/null && break; sleep 0.1; done

@@ -19,7 +19,8 @@ trap cleanup EXIT
 echo "load-test-key-$(date +%s%N)" > "$work/keys.txt"
 python3 -c "
 import json; p=json.load(open('tests/fixtures/handmade_pairs.json')); json.dump(p, open('$work/pairs.json','w'))"
-base=$((20000 + RANDOM % 20000))
+# Below the system's ephemeral range (32768 and up), so no outgoing connection holds these ports.
+base=$((20000 + RANDOM % 12000))
 wait_ready() { for _ in $(seq 300); do curl -sf "http://127.0.0.1:$1/health/ready" >/dev/null && return 0; sleep 0.1; done; echo "port $1 never became ready" >&2; return 1; }
 metric() { curl -sf -H "Authorization: Bearer $(cat "$work/keys.txt")" "http://127.0.0.1:$1/metrics" | awk -v m="$2" '$1==m {print $2}'; }
 

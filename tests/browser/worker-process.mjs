@@ -14,18 +14,25 @@ export async function startWorker({ cors = [], args = [] } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "citelens-worker-"));
   const token = `browser-test-${Math.random().toString(36).slice(2)}-${Date.now()}`;
   fs.writeFileSync(path.join(dir, "keys.txt"), `${token}\n`);
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const proc = spawn(bin, ["--listen", `127.0.0.1:${port}`, "--keys-file", path.join(dir, "keys.txt"), "--backend", "cpu", ...cors.flatMap((o) => ["--cors", o]), ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  // Port 0: the system picks a free port and the worker's first log line names it. (A random port
+  // could be one the system had just handed to an outgoing connection: "Address already in use".)
+  const proc = spawn(bin, ["--listen", "127.0.0.1:0", "--keys-file", path.join(dir, "keys.txt"), "--backend", "cpu", ...cors.flatMap((o) => ["--cors", o]), ...args], { stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
   proc.stderr.on("data", (d) => (log += d));
-  const url = `http://127.0.0.1:${port}`;
+  let url = null;
   for (let i = 0; i < 300; i++) {
     if (proc.exitCode != null) throw new Error(`citelens-worker exited: ${log}`);
+    url ??= log.match(/ on (http:\/\/127\.0\.0\.1:\d+)/)?.[1] ?? null;
+    if (!url) {
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
     try {
       if ((await fetch(`${url}/health/ready`)).ok) break;
     } catch {}
     await new Promise((r) => setTimeout(r, 100));
   }
+  if (!url) throw new Error(`citelens-worker never said where it listens: ${log}`);
   return {
     url,
     token,

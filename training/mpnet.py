@@ -110,7 +110,6 @@ class MpnetGraph(GraphBuilder):
     def build(self):
         c = self.cfg
         h, heads = c["hidden_size"], c["num_attention_heads"]
-        d = h // heads
         s = self.state
         # onnx_graph's helpers read these names.
         s["word.weight"] = s["mpnet.embeddings.word_embeddings.weight"]
@@ -133,21 +132,13 @@ class MpnetGraph(GraphBuilder):
         rel = self.op("Gather", [self.const("rel_bias", s["mpnet.encoder.relative_attention_bias.weight"]), buckets], axis=0)  # [S,S,H]
         rel = self.op("Unsqueeze", [self.op("Transpose", [rel], perm=[2, 0, 1]), self.const("axis0b", np.array([0], np.int64))])
         bias = self.op("Add", [rel, pad_bias])  # [B,heads,S,S]
-        split_shape = self.const("split_shape", np.array([0, 0, heads, d], np.int64))
-        merge_shape = self.const("merge_shape", np.array([0, 0, h], np.int64))
-        inv_sqrt_d = self.const("inv_sqrt_d", np.float32(1.0 / np.sqrt(d)))
+        self.attention_constants(h, heads)
         for i in range(c["num_hidden_layers"]):
             p = f"mpnet.encoder.layer.{i}"
-            a = p + ".attention.attn"
-            q = self.op("Transpose", [self.op("Reshape", [self.linear(x, a + ".q"), split_shape])], perm=[0, 2, 1, 3])
-            k = self.op("Transpose", [self.op("Reshape", [self.linear(x, a + ".k"), split_shape])], perm=[0, 2, 3, 1])
-            v = self.op("Transpose", [self.op("Reshape", [self.linear(x, a + ".v"), split_shape])], perm=[0, 2, 1, 3])
-            scores = self.op("Add", [self.op("Mul", [self.op("MatMul", [q, k]), inv_sqrt_d]), bias])
-            ctx = self.op("MatMul", [self.op("Softmax", [scores], axis=-1), v])
-            ctx = self.op("Reshape", [self.op("Transpose", [ctx], perm=[0, 2, 1, 3]), merge_shape])
-            x = self.layer_norm(self.op("Add", [x, self.linear(ctx, a + ".o")]), p + ".attention.LayerNorm")
-            y = self.linear(self.gelu(self.linear(x, p + ".intermediate.dense")), p + ".output.dense")
-            x = self.layer_norm(self.op("Add", [x, y]), p + ".output.LayerNorm")
+            x = self.encoder_layer(x, bias, {
+                "q": p + ".attention.attn.q", "k": p + ".attention.attn.k", "v": p + ".attention.attn.v",
+                "o": p + ".attention.attn.o", "attn_norm": p + ".attention.LayerNorm",
+                "ffn_in": p + ".intermediate.dense", "ffn_out": p + ".output.dense", "ffn_norm": p + ".output.LayerNorm"})
         first = self.op("Gather", [x, self.const("zero_scalar", np.array(0, np.int64))], axis=1)  # [B,H]
         pooled = self.op("Tanh", [self.linear(first, "classifier.dense")])
         logits = self.linear(pooled, "classifier.out_proj", quantize=False)

@@ -70,10 +70,28 @@ class GraphBuilder:
         scales = self.op("Gather", [self.const("word_scale", scale.astype(np.float32)), ids], axis=0)
         return self.op("Mul", [rows, self.op("Unsqueeze", [scales, self.const("axis_last", np.array([-1], np.int64))])])
 
+    def attention_constants(self, hidden, heads):
+        """The shapes and scale every layer's attention shares (made once per graph)."""
+        d = hidden // heads
+        self.split_shape = self.const("split_shape", np.array([0, 0, heads, d], np.int64))
+        self.merge_shape = self.const("merge_shape", np.array([0, 0, hidden], np.int64))
+        self.inv_sqrt_d = self.const("inv_sqrt_d", np.float32(1.0 / np.sqrt(d)))
+
+    def encoder_layer(self, x, bias, names):
+        """One post-norm transformer layer (BERT's and MPNet's); `names` gives the weight prefixes of
+        q, k, v, o, attn_norm, ffn_in, ffn_out and ffn_norm; `bias` is added to the attention scores."""
+        split = lambda key, perm: self.op("Transpose", [self.op("Reshape", [self.linear(x, names[key]), self.split_shape])], perm=perm)
+        q, k, v = split("q", [0, 2, 1, 3]), split("k", [0, 2, 3, 1]), split("v", [0, 2, 1, 3])
+        scores = self.op("Add", [self.op("Mul", [self.op("MatMul", [q, k]), self.inv_sqrt_d]), bias])
+        ctx = self.op("MatMul", [self.op("Softmax", [scores], axis=-1), v])
+        ctx = self.op("Reshape", [self.op("Transpose", [ctx], perm=[0, 2, 1, 3]), self.merge_shape])
+        x = self.layer_norm(self.op("Add", [x, self.linear(ctx, names["o"])]), names["attn_norm"])
+        y = self.linear(self.gelu(self.linear(x, names["ffn_in"])), names["ffn_out"])
+        return self.layer_norm(self.op("Add", [x, y]), names["ffn_norm"])
+
     def build(self):
         c = self.cfg
         h, heads = c["hidden_size"], c["num_attention_heads"]
-        d = h // heads
         ids, mask, types = "input_ids", "attention_mask", "token_type_ids"
         seq_len = self.op("Gather", [self.op("Shape", [ids]), self.const("one_idx", np.array([1], np.int64))], axis=0)
         pos = self.op("Slice", [self.const("position", self.state["position.weight"]),
@@ -85,19 +103,12 @@ class GraphBuilder:
         maskf = self.op("Cast", [mask], to=TensorProto.FLOAT)
         bias = self.op("Mul", [self.op("Sub", [self.const("one", np.float32(1.0)), maskf]), self.const("neg", np.float32(-10000.0))])
         bias = self.op("Unsqueeze", [bias, self.const("axes12", np.array([1, 2], np.int64))])  # [B,1,1,S]
-        split_shape = self.const("split_shape", np.array([0, 0, heads, d], np.int64))
-        merge_shape = self.const("merge_shape", np.array([0, 0, h], np.int64))
-        inv_sqrt_d = self.const("inv_sqrt_d", np.float32(1.0 / np.sqrt(d)))
+        self.attention_constants(h, heads)
+
         def layer(x, p):
-            q = self.op("Transpose", [self.op("Reshape", [self.linear(x, p + ".q"), split_shape])], perm=[0, 2, 1, 3])
-            k = self.op("Transpose", [self.op("Reshape", [self.linear(x, p + ".k"), split_shape])], perm=[0, 2, 3, 1])
-            v = self.op("Transpose", [self.op("Reshape", [self.linear(x, p + ".v"), split_shape])], perm=[0, 2, 1, 3])
-            scores = self.op("Add", [self.op("Mul", [self.op("MatMul", [q, k]), inv_sqrt_d]), bias])
-            ctx = self.op("MatMul", [self.op("Softmax", [scores], axis=-1), v])
-            ctx = self.op("Reshape", [self.op("Transpose", [ctx], perm=[0, 2, 1, 3]), merge_shape])
-            x = self.layer_norm(self.op("Add", [x, self.linear(ctx, p + ".attn_out")]), p + ".attn_norm")
-            y = self.linear(self.gelu(self.linear(x, p + ".ffn_in")), p + ".ffn_out")
-            return self.layer_norm(self.op("Add", [x, y]), p + ".ffn_norm")
+            names = {"q": ".q", "k": ".k", "v": ".v", "o": ".attn_out", "attn_norm": ".attn_norm",
+                     "ffn_in": ".ffn_in", "ffn_out": ".ffn_out", "ffn_norm": ".ffn_norm"}
+            return self.encoder_layer(x, bias, {key: p + suffix for key, suffix in names.items()})
 
         def head(x, prefix):
             cls = self.op("Gather", [x, self.const("zero_scalar", np.array(0, np.int64))], axis=1)  # [B,H]

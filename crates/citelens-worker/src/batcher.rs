@@ -50,6 +50,16 @@ struct Job {
     _permit: OwnedSemaphorePermit,
 }
 
+impl Job {
+    /// Answers the pair, its permit given back first: a client that sends its next request on this
+    /// answer finds room.
+    fn answer(self, result: PairResult) {
+        let Job { reply, _permit, .. } = self;
+        drop(_permit);
+        let _ = reply.send(result);
+    }
+}
+
 /// The queue was full: `queued` pairs wait, `capacity` at most.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct QueueFull {
@@ -61,6 +71,7 @@ pub struct Batcher {
     tx: mpsc::Sender<Job>,
     permits: Arc<Semaphore>,
     capacity: usize,
+    runners: usize,
     model: Arc<dyn PairModel>,
 }
 
@@ -89,7 +100,8 @@ impl Batcher {
         let permits = Arc::new(Semaphore::new(capacity));
         let (idle_tx, idle_rx) = mpsc::channel::<usize>();
         let mut to_runners = Vec::new();
-        for id in 0..runners.max(1) {
+        let runners = runners.max(1);
+        for id in 0..runners {
             let (batch_tx, batch_rx) = mpsc::channel::<Vec<Job>>();
             to_runners.push(batch_tx);
             let (model, metrics, idle) = (model.clone(), metrics.clone(), idle_tx.clone());
@@ -103,7 +115,12 @@ impl Batcher {
             .name("citelens-batcher".into())
             .spawn(move || dispatch(rx, idle_rx, to_runners, budget, &metrics))
             .expect("starting the batcher thread");
-        Batcher { tx, permits, capacity, model }
+        Batcher { tx, permits, capacity, runners, model }
+    }
+
+    /// Model runner threads.
+    pub fn runners(&self) -> usize {
+        self.runners
     }
 
     pub fn capacity(&self) -> usize {
@@ -210,9 +227,7 @@ fn drop_unwanted(pending: &mut Vec<(u64, Job)>, metrics: &Metrics) {
             metrics.abandoned_pairs.inc();
         } else if job.deadline <= now {
             metrics.late_pairs.inc();
-            let Job { reply, _permit, .. } = job;
-            drop(_permit);
-            let _ = reply.send(Err("the request's deadline passed before this pair was scored".into()));
+            job.answer(Err("the request's deadline passed before this pair was scored".into()));
         } else {
             pending.push((arrival, job));
         }
@@ -243,10 +258,7 @@ fn run_batches(id: usize, batches: mpsc::Receiver<Vec<Job>>, idle: mpsc::Sender<
         metrics.batch_tokens.observe(padded as f64);
         metrics.pairs_scored.inc_by(batch.len() as u64);
         for (job, result) in batch.into_iter().zip(results) {
-            // The permit first: a client that sends its next request on this answer finds room.
-            let Job { reply, _permit, .. } = job;
-            drop(_permit);
-            let _ = reply.send(result);
+            job.answer(result);
         }
         if idle.send(id).is_err() {
             return;

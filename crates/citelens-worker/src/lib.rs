@@ -102,7 +102,7 @@ impl AppState {
             four_way_labels: loaded.four_way.then(|| citelens_nli::FOUR_WAY_LABELS.iter().map(|s| s.to_string()).collect()),
             evidence_head: loaded.evidence,
             backend: loaded.backend.to_string(),
-            model_threads: threads.max(1),
+            model_threads: batcher.runners(),
             limits: api::Limits {
                 max_body_bytes: l.max_body_bytes,
                 max_pairs_per_request: l.max_pairs_per_request,

@@ -43,6 +43,7 @@ fn decided_by_text(d: DecidedBy) -> &'static str {
     match d {
         DecidedBy::Rules => "decided by the rules (CAQA's rule over the claims)",
         DecidedBy::FourWayHead => "decided by the four-way head",
+        DecidedBy::Model => "decided by the model",
         DecidedBy::Combiner => "decided by the learned combiner",
         DecidedBy::Sentences => "gathered from the sentences' verdicts",
     }

@@ -54,12 +54,15 @@ def main():
     ap.add_argument("--fixtures", default=str(FIXTURES), help="where the parity fixtures go (a scratch folder when screening)")
     ap.add_argument("--fourway", help="a training/fourway.py run: its branch becomes the model's second output")
     ap.add_argument("--evidence", help="a training/evidence.py run: its branch becomes the model's `evidence` output")
+    ap.add_argument("--heads", help="a training/multitask.py run (heads.pt, heads_meta.json): the whole model, trunk and three heads")
     args = ap.parse_args()
     model_dir, fixtures = Path(args.model_dir), Path(args.fixtures)
     fixtures.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     run = Path(args.run)
-    if (run / "train_meta.json").exists():
+    if args.heads:
+        meta = json.loads((Path(args.heads) / "heads_meta.json").read_text())
+    elif (run / "train_meta.json").exists():
         meta = json.loads((run / "train_meta.json").read_text())
     else:
         # A checkpoint rebuilt from the shipped ONNX (from_onnx.py): the shipped config says the rest.
@@ -68,14 +71,22 @@ def main():
                 "max_len": shipped["max_length"], "temperature": shipped["temperature"]}
     cfg = meta["config"]
     model = CrossEncoder(Config(cfg))
-    model.load_state_dict(torch.load(run / "model.pt", map_location="cpu"))
-    model.eval()
-    state = dict(model.state_dict())
     four_meta = None
+    evidence_meta = None
+    if args.heads:
+        # The trunk and NLI head under CrossEncoder's names; the other heads ride along in `state`.
+        heads = torch.load(Path(args.heads) / "heads.pt", map_location="cpu")
+        model.load_state_dict({k: v for k, v in heads.items() if not k.startswith(("four.", "evidence."))})
+        state = dict(heads)
+        four_meta = {"temperature": meta["four_way_temperature"]}
+        evidence_meta = {"temperature": meta["evidence_temperature"]}
+    else:
+        model.load_state_dict(torch.load(run / "model.pt", map_location="cpu"))
+        state = dict(model.state_dict())
+    model.eval()
     if args.fourway:
         state.update(torch.load(Path(args.fourway) / "fourway.pt", map_location="cpu"))
         four_meta = json.loads((Path(args.fourway) / "fourway_meta.json").read_text())
-    evidence_meta = None
     if args.evidence:
         state.update(torch.load(Path(args.evidence) / "evidence.pt", map_location="cpu"))
         evidence_meta = json.loads((Path(args.evidence) / "evidence_meta.json").read_text())

@@ -115,22 +115,23 @@ class GraphBuilder:
             pooled = self.op("Tanh", [self.linear(cls, prefix + "pooler")])
             return self.linear(pooled, prefix + "classifier", quantize=False)
 
-        # Branches (training/fourway.py: the four-way head; training/evidence.py: the evidence head),
-        # when the state has them: their own copies of the top layers, fed by the shared trunk below.
+        # More heads (training/multitask.py: four-way and evidence heads on the trunk's top layer; the
+        # older branches of training/fourway.py and training/evidence.py: their own copies of the top
+        # layers, fed by the shared trunk below), when the state has them.
         branches = []
         for prefix, name, n in (("four", "four_way", 4), ("evidence", "evidence", 2)):
-            layers = sorted({int(k.split(".")[2]) for k in self.state if k.startswith(prefix + ".layers.")})
-            if layers:
+            if prefix + ".classifier.weight" in self.state:
+                layers = sorted({int(k.split(".")[2]) for k in self.state if k.startswith(prefix + ".layers.")})
                 branches.append((prefix, name, n, layers))
         starts = {}
         for i in range(c["num_hidden_layers"]):
             for prefix, _, _, layers in branches:
-                if i == layers[0]:
+                if layers and i == layers[0]:
                     starts[prefix] = x
             x = layer(x, f"layers.{i}")
         outputs = [("logits", head(x, ""), 3)]
         for prefix, name, n, layers in branches:
-            y = starts[prefix]
+            y = starts.get(prefix, x)
             for i in layers:
                 y = layer(y, f"{prefix}.layers.{i}")
             outputs.append((name, head(y, prefix + "."), n))

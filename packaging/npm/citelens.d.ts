@@ -28,7 +28,7 @@ export type ComplexityType = "single" | "union" | "intersection" | "concatenatio
 export type ClaimStatus = "supported" | "partially_supported" | "missing" | "contradicted" | "unrelated" | "not_verifiable";
 export type SpanLabel = "supported" | "missing" | "contradicted" | "not_verifiable";
 /** What decided a verdict: CAQA's rule, the four-way head, the learned combiner, or the sentences. */
-export type DecidedBy = "rules" | "four_way_head" | "combiner" | "sentences";
+export type DecidedBy = "rules" | "four_way_head" | "model" | "combiner" | "sentences";
 export type CheckKind = "number" | "date" | "polarity" | "name";
 export type CheckResult = "match" | "absent" | "mismatch" | "unconfirmed";
 export type NodeKind = "answer" | "citation" | "entity" | "bridge";

@@ -428,6 +428,7 @@ function renderAnswer(answer, spans) {
 const DECIDED_BY_TEXT = {
   rules: "decided by the rules (CAQA's rule over the claims)",
   four_way_head: "decided by the four-way head",
+  model: "decided by the model",
   combiner: "decided by the learned combiner",
   sentences: "gathered from the sentences' verdicts",
 };

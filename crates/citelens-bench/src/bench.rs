@@ -63,9 +63,10 @@ pub struct BenchArgs {
     /// training data of `training/combiner.py`).
     #[arg(long)]
     features: Option<PathBuf>,
-    /// Cases: which decides a sentence's category: the rules with the four-way head (the engine's
-    /// default) or the learned combiner (`crates/citelens-engine/data/combiner.json`, or --combiner).
-    #[arg(long, value_enum, default_value = "rules")]
+    /// Which decides a sentence's category: the learned combiner (the engine's default:
+    /// `crates/citelens-engine/data/combiner.json`, or --combiner), the model's sentence head alone,
+    /// or the rules with the four-way head.
+    #[arg(long, value_enum, default_value = "combiner")]
     decide: crate::setup::SentenceDecider,
     /// Cases: the combiner file to use instead of the shipped one (as `training/combiner.py` writes it).
     #[arg(long)]
@@ -286,6 +287,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let (examples, skipped) = datasets::load(args.dataset, &args.input, args.limit)?;
     let scorer = CachedScorer::open(&args)?;
     let mut engine = Engine::new(scorer);
+    crate::setup::set_decider(&mut engine, args.decide, args.combiner.as_deref())?;
     engine.caps = article_caps();
     if let Some(path) = &args.thresholds {
         engine.thresholds = crate::setup::read_thresholds(path)?;
@@ -419,6 +421,7 @@ fn run_lab(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let examples: Vec<lab::LabExample> = examples.into_iter().skip(args.skip).collect();
     let scorer = CachedScorer::open(args)?;
     let mut engine = Engine::new(scorer);
+    crate::setup::set_decider(&mut engine, args.decide, args.combiner.as_deref())?;
     if let Some(path) = &args.thresholds {
         engine.thresholds = crate::setup::read_thresholds(path)?;
     }
@@ -477,7 +480,7 @@ fn run_cases(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.thresholds {
         engine.thresholds = crate::setup::read_thresholds(path)?;
     }
-    engine.combiner = crate::setup::sentence_decider(args.decide, args.combiner.as_deref())?;
+    crate::setup::set_decider(&mut engine, args.decide, args.combiner.as_deref())?;
     cases::run(&engine, &cases, args.json, args.reports.as_deref(), args.features.as_deref())?;
     if let Some(path) = &args.score_cache {
         engine.scorer.save(path)?;

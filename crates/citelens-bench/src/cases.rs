@@ -159,7 +159,8 @@ pub fn run<S: Scorer>(
                 "contradictions_found": contradictions_found,
                 "contradictions": contradictions,
                 "supportive_precision": (supportive_precision * 100.0).round() / 100.0,
-                "sure": {"coverage": sure_coverage, "accuracy": sure_accuracy},
+                "sure": {"coverage": sure_coverage, "accuracy": sure_accuracy,
+                         "unsure_below": engine.combiner.as_ref().map_or(engine.thresholds.unsure_below, |c| c.unsure_below)},
                 "misaligned_answers": misaligned,
                 "risk_coverage": rc.iter().map(|(a, c)| json!({"coverage": c, "accuracy": a})).collect::<Vec<_>>(),
                 "confusion": {"labels": Category::ALL.map(|c| c.as_str()), "rows_gold_columns_predicted": confusion},
@@ -178,7 +179,11 @@ pub fn run<S: Scorer>(
         confusion[sup][sup],
         100.0 * flips as f64 / sentences.max(1) as f64
     );
-    println!("unsure level: sure verdicts {sure}/{sentences} ({sure_coverage:.1} % coverage), {sure_accuracy:.2} % of them right; unsure {unsure}");
+    let level = match &engine.combiner {
+        Some(c) => format!("{:.2} (the {}'s top probability)", c.unsure_below, if c.head_only { "sentence head" } else { "combiner" }),
+        None => format!("{:.2} (the rules' confidence)", engine.thresholds.unsure_below),
+    };
+    println!("unsure level {level}: sure verdicts {sure}/{sentences} ({sure_coverage:.1} % coverage), {sure_accuracy:.2} % of them right; unsure {unsure}");
     if misaligned > 0 {
         println!("{misaligned} answer(s) split into a different number of sentences than their gold labels");
     }

@@ -35,10 +35,22 @@ pub fn read_thresholds(path: &std::path::Path) -> anyhow::Result<Thresholds> {
 /// What decides a sentence's category.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum SentenceDecider {
-    /// CAQA's rule over the claims, with the four-way head where the rules leave it open (the default).
+    /// CAQA's rule over the claims, with the four-way head where the rules leave it open.
     Rules,
-    /// The learned combiner over the engine's readings (`training/combiner.py`).
+    /// The learned combiner over the model's sentence head and the engine's readings
+    /// (`training/combiner.py`; the default).
     Combiner,
+    /// The model's sentence head alone, under the combiner's costs and unsure level.
+    Model,
+}
+
+/// Sets what decides `engine`'s sentences. A model without the sentence head (an NLI-only model)
+/// leaves them to the rules, as `Engine::new` does.
+pub fn set_decider<S: citelens_engine::Scorer>(engine: &mut Engine<S>, decide: SentenceDecider, path: Option<&std::path::Path>) -> anyhow::Result<()> {
+    if engine.scorer.has_four_way() {
+        engine.combiner = sentence_decider(decide, path)?;
+    }
+    Ok(())
 }
 
 /// The combiner `decide` asks for: the shipped one, or the file `path` names.
@@ -50,5 +62,6 @@ pub fn sentence_decider(decide: SentenceDecider, path: Option<&std::path::Path>)
             Some(citelens_engine::Combiner::from_json(&text).with_context(|| path.display().to_string())?)
         }
         (SentenceDecider::Combiner, None) => Some(citelens_engine::Combiner::shipped()),
+        (SentenceDecider::Model, path) => sentence_decider(SentenceDecider::Combiner, path)?.map(|c| c.head_only()),
     })
 }

@@ -34,8 +34,10 @@ pub struct VerifyArgs {
     /// sentence against every document.
     #[arg(long)]
     document: Vec<PathBuf>,
-    /// What decides a sentence's category: the rules with the four-way head, or the learned combiner.
-    #[arg(long, value_enum, default_value = "rules")]
+    /// What decides a sentence's category: the learned combiner over the model's sentence head and the
+    /// engine's readings (the default, with a model that has the sentence head), the sentence head
+    /// alone, or the rules with the four-way head.
+    #[arg(long, value_enum, default_value = "combiner")]
     decide: SentenceDecider,
 }
 
@@ -72,7 +74,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let mut engine = setup::load_engine(args.model, args.thresholds)?;
-    engine.combiner = setup::sentence_decider(args.decide, None)?;
+    setup::set_decider(&mut engine, args.decide, None)?;
     let single = docs.len() == 1;
     let mut out = std::io::stdout().lock();
     let mut failed = 0;

@@ -87,6 +87,8 @@ pub enum DecidedBy {
     Rules,
     /// The four-way head overrode the rules' reading (`decide::verdict::combine`; only without the combiner).
     FourWayHead,
+    /// The model's sentence head alone: its reading of the whole sentence against its cited evidence.
+    Model,
     /// The learned combiner over the engine's readings (`decide/combiner.rs`).
     Combiner,
     /// An answer's verdict gathered from its sentences' by CAQA's rule.
@@ -438,7 +440,7 @@ macro_rules! json_names {
 
 json_names! {
     ComplexityType { Single => "single", Union => "union", Intersection => "intersection", Concatenation => "concatenation" }
-    DecidedBy { Rules => "rules", FourWayHead => "four_way_head", Combiner => "combiner", Sentences => "sentences" }
+    DecidedBy { Rules => "rules", FourWayHead => "four_way_head", Model => "model", Combiner => "combiner", Sentences => "sentences" }
     CheckKind { Number => "number", Date => "date", Polarity => "polarity", Name => "name" }
     CheckResult { Match => "match", Absent => "absent", Mismatch => "mismatch", Unconfirmed => "unconfirmed" }
     NodeKind { Answer => "answer", Citation => "citation", Entity => "entity", Bridge => "bridge" }

@@ -320,7 +320,7 @@ mod tests {
         let model = Arc::new(Recorder { batches: Mutex::new(Vec::new()), delay: Duration::from_millis(2) });
         let metrics = Arc::new(Metrics::new());
         let batcher = Arc::new(Batcher::start(model.clone(), 10_000, 300, 3, metrics.clone()));
-        let deadline = Instant::now() + Duration::from_secs(30);
+        let deadline = Instant::now() + Duration::from_secs(600);
         let mut tasks = Vec::new();
         for r in 0..32 {
             let b = batcher.clone();
@@ -348,19 +348,38 @@ mod tests {
         assert_eq!(metrics.pairs_scored.get() as usize, total);
     }
 
-    /// A test double that counts how many of its calls run at once.
+    /// A test double that counts how many of its calls run at once. Each call waits until `meet`
+    /// calls are in at the same time (or, once they have met, not at all), so the count shows what
+    /// the batcher allows, whatever the machine's speed; a batcher that cannot run `meet` calls at
+    /// once leaves the first call waiting, and the wait's upper bound fails the test, not hangs it.
     struct Overlap {
-        now: std::sync::atomic::AtomicUsize,
-        most: std::sync::atomic::AtomicUsize,
+        meet: usize,
+        state: Mutex<(usize, usize, bool)>, // (running now, most at once, met)
+        changed: std::sync::Condvar,
+    }
+
+    impl Overlap {
+        fn new(meet: usize) -> Self {
+            Overlap { meet, state: Mutex::new((0, 0, false)), changed: std::sync::Condvar::new() }
+        }
+        fn most(&self) -> usize {
+            self.state.lock().unwrap().1
+        }
     }
 
     impl PairModel for Overlap {
         fn predict(&self, pairs: &[(&str, &str)]) -> Vec<PairResult> {
-            use std::sync::atomic::Ordering::SeqCst;
-            let now = self.now.fetch_add(1, SeqCst) + 1;
-            self.most.fetch_max(now, SeqCst);
-            std::thread::sleep(Duration::from_millis(30));
-            self.now.fetch_sub(1, SeqCst);
+            let mut s = self.state.lock().unwrap();
+            s.0 += 1;
+            s.1 = s.1.max(s.0);
+            if s.0 >= self.meet {
+                s.2 = true;
+                self.changed.notify_all();
+            }
+            // Not a timing assumption: the bound only turns a batcher that never overlaps into a failure.
+            let (mut s, _) = self.changed.wait_timeout_while(s, Duration::from_secs(60), |s| !s.2).unwrap();
+            s.0 -= 1;
+            drop(s);
             pairs.iter().map(|_| Ok(Probs { entailment: 1.0, neutral: 0.0, contradiction: 0.0, four_way: None, evidence: None })).collect()
         }
         fn tokens(&self, _: &str, _: &str) -> usize {
@@ -370,17 +389,16 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn runners_score_batches_at_the_same_time_and_one_runner_never_does() {
-        use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
         for (runners, want) in [(1, 1), (3, 3)] {
-            let model = Arc::new(Overlap { now: AtomicUsize::new(0), most: AtomicUsize::new(0) });
+            let model = Arc::new(Overlap::new(runners));
             // A budget of one pair per batch: 12 pairs are 12 batches.
             let batcher = Batcher::start(model.clone(), 100, 10, runners, Arc::new(Metrics::new()));
-            let deadline = Instant::now() + Duration::from_secs(30);
+            let deadline = Instant::now() + Duration::from_secs(600);
             let pairs = (0..12).map(|i| (format!("p{i}"), "h".to_string())).collect();
             let got = answers(batcher.try_submit(pairs, deadline).unwrap()).await;
             assert_eq!(got.len(), 12);
             assert!(got.iter().all(Result::is_ok));
-            assert_eq!(model.most.load(SeqCst), want, "{runners} runners");
+            assert_eq!(model.most(), want, "{runners} runners");
         }
     }
 
@@ -408,21 +426,58 @@ mod tests {
         assert!(pending.is_empty());
     }
 
+    /// A test double that records what it scores, and holds its first call until the test opens it:
+    /// the test knows the model is busy when `entered` is set, not after some sleep.
+    struct Held {
+        inner: Recorder,
+        state: Mutex<(bool, bool)>, // (entered, open)
+        changed: std::sync::Condvar,
+    }
+
+    impl Held {
+        fn entered(&self) -> bool {
+            self.state.lock().unwrap().0
+        }
+        fn open(&self) {
+            self.state.lock().unwrap().1 = true;
+            self.changed.notify_all();
+        }
+    }
+
+    impl PairModel for Held {
+        fn predict(&self, pairs: &[(&str, &str)]) -> Vec<PairResult> {
+            let mut s = self.state.lock().unwrap();
+            s.0 = true;
+            drop(self.changed.wait_while(s, |s| !s.1).unwrap());
+            self.inner.predict(pairs)
+        }
+        fn tokens(&self, premise: &str, hypothesis: &str) -> usize {
+            self.inner.tokens(premise, hypothesis)
+        }
+    }
+
     #[tokio::test]
     async fn full_queue_refuses_and_abandoned_pairs_never_reach_the_model() {
-        let model = Arc::new(Recorder { batches: Mutex::new(Vec::new()), delay: Duration::from_millis(200) });
+        let model = Arc::new(Held {
+            inner: Recorder { batches: Mutex::new(Vec::new()), delay: Duration::ZERO },
+            state: Mutex::new((false, false)),
+            changed: std::sync::Condvar::new(),
+        });
         let metrics = Arc::new(Metrics::new());
         let batcher = Batcher::start(model.clone(), 2, 1000, 1, metrics.clone());
-        let deadline = Instant::now() + Duration::from_secs(30);
+        let deadline = Instant::now() + Duration::from_secs(600);
         let first = batcher.try_submit(vec![("busy".into(), "h".into())], deadline).unwrap();
         // Room for one more pair, not for two: all or nothing.
         assert_eq!(
             batcher.try_submit(vec![("a".into(), "h".into()), ("b".into(), "h".into())], deadline).unwrap_err(),
             QueueFull { queued: 1, capacity: 2 }
         );
-        tokio::time::sleep(Duration::from_millis(50)).await; // the model is now busy with "busy"
+        while !model.entered() {
+            tokio::task::yield_now().await; // until the model is busy with "busy"
+        }
         let gone = batcher.try_submit(vec![("abandoned".into(), "h".into())], deadline).unwrap();
         drop(gone); // the client went away
+        model.open();
         assert!(first.into_iter().next().unwrap().await.unwrap().is_ok());
         // The abandoned pair's permit comes back when the batcher reaches it and drops it.
         while batcher.queued() > 0 {
@@ -430,7 +485,7 @@ mod tests {
         }
         let after = batcher.try_submit(vec![("later".into(), "h".into())], deadline).unwrap();
         after.into_iter().next().unwrap().await.unwrap().unwrap();
-        let seen: Vec<String> = model.batches.lock().unwrap().iter().flatten().cloned().collect();
+        let seen: Vec<String> = model.inner.batches.lock().unwrap().iter().flatten().cloned().collect();
         assert_eq!(seen, vec!["busy".to_string(), "later".to_string()]);
         assert_eq!(metrics.abandoned_pairs.get(), 1);
         assert_eq!(batcher.queued(), 0);

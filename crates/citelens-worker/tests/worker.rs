@@ -269,7 +269,13 @@ async fn deadline_gives_503_and_abandoned_pairs_never_reach_the_model() {
     let c = client();
     // The model holds this pair until the test lets it go: the request's deadline passes first.
     let held = json!({ "pairs": [{ "premise": HELD, "hypothesis": "The committee discussed the harbour." }] });
-    let res = c.post(format!("{}/v1/nli", w.base)).bearer_auth(KEY).json(&held).send().await.unwrap();
+    let first = tokio::spawn({
+        let (c, url) = (c.clone(), format!("{}/v1/nli", w.base));
+        async move { c.post(url).bearer_auth(KEY).json(&held).send().await.unwrap() }
+    });
+    // Events, not a clock: the pair reaches the model, and the model holds it until the test opens the gate.
+    until("the held pair reaching the model", || gate.holding()).await;
+    let res = first.await.unwrap();
     assert_eq!(res.status(), 503);
     assert_eq!(res.json::<Value>().await.unwrap()["error"]["kind"], "deadline");
     assert!(gate.holding(), "the held pair was being scored when its deadline passed");
@@ -285,8 +291,7 @@ async fn deadline_gives_503_and_abandoned_pairs_never_reach_the_model() {
     waiting.abort();
     // Their deadline has surely passed (at least `deadline` since they were queued) before the model
     // is free again: gone or late, none of them may reach it.
-    tokio::time::sleep(deadline + Duration::from_millis(50)).await;
-    assert!(queued_at.elapsed() > deadline);
+    until("the five pairs' deadline passing", || queued_at.elapsed() > deadline).await;
     assert_eq!(w.state.metrics.pairs_scored.get(), 0, "the held pair is still being scored while the five wait");
     gate.open();
     until("the queue draining", || w.state.batcher.queued() == 0).await;

@@ -2,6 +2,7 @@
 //! lists the model's pairs; any `Scorer` fills `Scores`; a `Decider` (decide/) turns each claim's
 //! scores and typed checks into a status; this file assembles the report.
 
+mod agree;
 pub(crate) mod progressive;
 
 use std::collections::HashMap;
@@ -28,15 +29,17 @@ pub struct Engine<S: Scorer> {
     pub scorer: S,
     pub thresholds: Thresholds,
     pub caps: Caps,
-    /// Decides each sentence's category from the engine's readings (`Combiner::shipped()`); `None`,
-    /// the default, leaves it to the rules and the four-way head (`combine`). Off by default until it
-    /// wins everywhere it is measured: see docs/COMBINER.md for the figures on both sides.
+    /// Decides each sentence's category from the engine's readings: by default the learned combiner
+    /// (`Combiner::shipped()`) over the model's sentence head and the claims' readings, when the model
+    /// has that head; `None` leaves it to the rules and the four-way head (`combine`, `--decide rules`).
+    /// docs/COMBINER.md has the figures on both sides.
     pub combiner: Option<Combiner>,
 }
 
 impl<S: Scorer> Engine<S> {
     pub fn new(scorer: S) -> Self {
-        Engine { scorer, thresholds: Thresholds::default(), caps: Caps::default(), combiner: None }
+        let combiner = scorer.has_four_way().then(Combiner::shipped);
+        Engine { scorer, thresholds: Thresholds::default(), caps: Caps::default(), combiner }
     }
 
     /// The same thresholds and caps over another scorer.
@@ -183,6 +186,7 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
             })
             .collect();
         let mut claims = Vec::new();
+        let first_claim = all_claims.len();
         // The four-way head's reading of the whole sentence, a reading apart from each claim's own
         // only when the sentence has more than one claim (one claim's pair is the sentence's).
         let sentence_reading = w.whole.filter(|_| w.claims.len() > 1).and_then(|i| book.get(i).four_way);
@@ -273,6 +277,15 @@ pub fn report_with(plan: &Plan, book: &Scores, upto: usize, decider: &dyn Decide
                 ),
             });
             four_way_changed = true;
+        }
+        if let Some(v) = verdict {
+            // The words agree with the decision (agree.rs); the claims keep their statuses as its explanation.
+            let pieces = |ix: usize| {
+                let (cw, report) = (&w.claims[ix - first_claim], &all_claims[ix]);
+                mismatched_pieces(&clean.text, &cw.claim, &report.checks).unwrap_or_else(|| cw.claim.parts.clone())
+            };
+            let mut spans = agree::SentenceSpans { labels: &mut labels, claims: first_claim..all_claims.len() };
+            agree::agree_with_verdict(&mut spans, v.category, &all_claims, &pieces);
         }
         sentence_verdicts.push(verdict);
         let per_citation: Vec<CitationVerdict> = w

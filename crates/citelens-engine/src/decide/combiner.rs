@@ -187,6 +187,9 @@ pub struct Combiner {
     /// What it was trained on, and its figures there (for the reader; not used).
     #[serde(default)]
     pub trained_on: serde_json::Value,
+    /// Decide by the sentence head's reading alone (`Combiner::head_only`), not by the weights.
+    #[serde(skip)]
+    pub head_only: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -228,9 +231,24 @@ impl Combiner {
         e.map(|v| v / sum)
     }
 
+    /// The model's sentence head alone (`--decide model`): the four-way reading of the whole sentence
+    /// (the first four features) in place of the learned probabilities, under the same costs and
+    /// unsure level; `decided_by: model`. Where the sentence has no reading, the combiner decides.
+    pub fn head_only(&self) -> Combiner {
+        Combiner { head_only: true, ..self.clone() }
+    }
+
     /// The category of least expected cost, with its probability as the confidence.
     pub fn decide(&self, x: &[f32]) -> Verdict {
-        let p = self.probabilities(x);
+        let absent = x.get(4).is_some_and(|&a| a > 0.5);
+        if self.head_only && !absent && x.len() >= 4 {
+            let p = [x[0], x[1], x[2], x[3]];
+            return Verdict { decided_by: DecidedBy::Model, ..self.least_cost(p) };
+        }
+        self.least_cost(self.probabilities(x))
+    }
+
+    fn least_cost(&self, p: [f32; 4]) -> Verdict {
         let cost = |pred: usize| (0..4).map(|gold| p[gold] * self.costs[gold][pred]).sum::<f32>();
         let best = (0..4).fold(0, |b, i| if cost(i) < cost(b) { i } else { b });
         let top = p.iter().copied().fold(0.0, f32::max);

@@ -149,6 +149,17 @@ pub enum DocumentStage {
 pub const UNITS_PER_SOURCE: usize = 1;
 /// About one 128-token window of English text: passages longer than this together are not joined.
 pub const JOINT_MAX_BYTES: usize = 600;
+/// A passage this short (about two sentences) is not also read sentence by sentence against a claim.
+pub const UNIT_PAIR_MIN_PASSAGE_BYTES: usize = 300;
+/// Words of a whole-sentence pair (evidence and sentence) that fit one 128-token model window: about
+/// 1.3 WordPiece tokens a word in this prose, less the three special tokens.
+pub const SENTENCE_WINDOW_WORDS: usize = 90;
+/// Evidence words a whole-sentence pair keeps even when the sentence itself is long.
+pub const SENTENCE_MIN_EVIDENCE_WORDS: usize = 30;
+
+fn word_count(text: &str) -> usize {
+    text.split_whitespace().count()
+}
 
 impl Plan {
     /// Plans `input` (checked against `caps`).
@@ -446,6 +457,8 @@ impl Plan {
                 // A document's chosen sentences were each read against the claim in round one.
                 let picked = match &w.views[pos] {
                     Some(units) => units.clone(),
+                    // A short passage is read whole in one window: its best sentence alone is mostly the same text again.
+                    None if premises[pos].len() <= UNIT_PAIR_MIN_PASSAGE_BYTES => Vec::new(),
                     None => retriever.retrieve(&self.sources[ix].units, &claim.text, UNITS_PER_SOURCE),
                 };
                 for u in picked {
@@ -477,13 +490,66 @@ impl Plan {
         }
         let sentence_text = w.claims.iter().map(|c| c.claim.text.as_str()).collect::<Vec<_>>().join(" ");
         if whole && !sentence_text.trim().is_empty() {
-            w.whole = Some(self.ask(&join_passages(&premises), &sentence_text));
+            let premise = self.sentence_evidence(&w.cited, &w.views, &premises, &sentence_text);
+            w.whole = Some(self.ask(&premise, &sentence_text));
         }
         for (ix, entity, rel, val) in w.graph_facts.clone() {
             let subject = subject_label(&self.input.citations[ix], &entity);
             let id = self.ask(&sentence_text, &kg::verbalize(&subject, &rel, &val));
             w.alignment.push(id);
         }
+    }
+
+    /// The evidence the sentence head reads for a whole sentence: the cited sentences that share the
+    /// most content words with it, across all its sources, until one model window is full
+    /// (`SENTENCE_WINDOW_WORDS` less the sentence's own words), kept in source order. The head then
+    /// reads a sentence once, in one window, on the text it was trained on (`citelens pairs` writes
+    /// the same pairs), instead of every window of every cited passage.
+    fn sentence_evidence(&self, cited: &[usize], views: &[Option<Vec<usize>>], premises: &[String], sentence: &str) -> String {
+        let budget = SENTENCE_WINDOW_WORDS.saturating_sub(word_count(sentence)).max(SENTENCE_MIN_EVIDENCE_WORDS);
+        let words: std::collections::HashSet<String> = checks::content_words(sentence).into_iter().collect();
+        // (shared content words, source position, unit index, text): every candidate sentence.
+        let mut candidates: Vec<(usize, usize, usize, &str)> = Vec::new();
+        for (pos, &ix) in cited.iter().enumerate() {
+            let src = &self.sources[ix];
+            let units: Vec<usize> = match views.get(pos) {
+                Some(Some(chosen)) => chosen.clone(),
+                _ if src.units.len() > 1 && src.citation.triples.is_none() => (0..src.units.len()).collect(),
+                // One unit or triples: the premise as the claims read it.
+                _ => {
+                    let shared = checks::content_words(&premises[pos]).iter().filter(|w| words.contains(*w)).count();
+                    candidates.push((shared, pos, 0, premises[pos].as_str()));
+                    continue;
+                }
+            };
+            for u in units {
+                let text = src.units[u].resolved.as_str();
+                let shared = checks::content_words(text).iter().filter(|w| words.contains(*w)).count();
+                candidates.push((shared, pos, u, text));
+            }
+        }
+        let mut order: Vec<usize> = (0..candidates.len()).collect();
+        order.sort_by(|&a, &b| candidates[b].0.cmp(&candidates[a].0).then(a.cmp(&b)));
+        let mut kept: Vec<usize> = Vec::new();
+        let mut used = 0;
+        for i in order {
+            let n = word_count(candidates[i].3);
+            // The best sentence is always kept (the runtime windows it if it is long); the others only if they fit.
+            if kept.is_empty() || used + n <= budget {
+                kept.push(i);
+                used += n;
+            }
+            if used >= budget {
+                break;
+            }
+        }
+        if kept.len() == candidates.len() {
+            // Everything fits: the passages as the claims read them (one pair fewer where a one-claim
+            // sentence's pair is its claim's).
+            return join_passages(premises);
+        }
+        kept.sort_by_key(|&i| (candidates[i].1, candidates[i].2));
+        join_passages(&kept.iter().map(|&i| candidates[i].3.to_string()).collect::<Vec<_>>())
     }
 
     /// Each cited sentence's whole-sentence pair (see `SentencePlan::whole`), in sentence order.

@@ -148,7 +148,7 @@ def main():
             proba = np.zeros((len(y), 4))
             for tr, te in folds:
                 proba[te] = fit(z[tr], y[tr], c_reg, w[tr]).predict_proba(z[te])
-            for flip_cost in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0):
+            for flip_cost in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0, 8.0, 12.0, 20.0):
                 pred = decide(proba, costs_matrix(flip_cost))
                 per = {f: figures(y[source == f], pred[source == f]) for f in files}
                 if a.max_flip_rate is None:

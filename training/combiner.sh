@@ -21,4 +21,4 @@ for set in train_head_selection_answers train_head_selection_claims dev_answers 
 done
 python3 training/combiner.py --train "$OUT/train_head_selection_answers.features.jsonl" "$OUT/train_head_selection_claims.features.jsonl" \
   --dev "$OUT/dev_answers.features.jsonl" "$OUT/dev_claims.features.jsonl" \
-  --sure-accuracy "${SURE_ACCURACY:-85}" --max-flip-rate "${MAX_FLIP_RATE:-4}" --out "$DEST"
+  --sure-accuracy "${SURE_ACCURACY:-85}" --max-flip-rate "${MAX_FLIP_RATE:-10}" --out "$DEST"

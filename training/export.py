@@ -122,6 +122,9 @@ def main():
     if evidence_meta:
         config["evidence_labels"] = ["not_evidence", "evidence"]
         config["evidence_temperature"] = evidence_meta["temperature"]
+    if args.heads:
+        # The sentence head was trained on `citelens pairs --sentence-pairs selected`: the engine asks for the same.
+        config["sentence_pairs"] = "selected"
     (model_dir / "config.json").write_text(json.dumps(config, indent=2) + "\n")
 
     tok = train.make_tokenizer(model_dir / "tokenizer.json")

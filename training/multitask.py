@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import data  # noqa: E402
 import synth_cases  # noqa: E402
 import train  # noqa: E402
+import fourway  # noqa: E402
 from fourway import ALLOWED, FOUR  # noqa: E402
 from model import Config, CrossEncoder  # noqa: E402
 
@@ -276,7 +277,7 @@ def main():
     four += four_rows_of_pairs(pairs / "caqa_train.jsonl")[: args.caqa]
     for f in sorted(pairs.glob("expertqa_train_*.jsonl")):
         four += [(data._best_window(p, h), h, g) for p, h, g in four_rows_of_pairs(f)]
-    four += [(p, h, g) for p, h, g, _ in __import__("fourway").wice_rows(root)]
+    four += [(p, h, g) for p, h, g, _ in fourway.wice_rows(root)]
     four += fm2_rows(root, rng, args.fm2)
     four += nli_four_rows(nli_pool[: len(nli_pool) // 2], rng, args.nli_four)
     nli = [(p, h, y) for p, h, y, _ in nli_pool[len(nli_pool) // 2:][: args.nli_hard]]

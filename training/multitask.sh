@@ -5,14 +5,15 @@
 #    CAQA train, ExpertQA's judged claims, Evidence Inference train and validation, WiCE token train;
 # 2. the shipped weights read back from the shipped ONNX (training/from_onnx.py): the starting point;
 # 3. every layer trained with the three heads (training/multitask.py);
-# 4. one int8 ONNX file with the three outputs, exported into MODEL_DIR (default models/citelens-nli-minilm).
+# 4. one int8 ONNX file with the three outputs, exported into MODEL_DIR (default training/out_multitask/model:
+#    not shipped yet, see MODEL.md; MODEL_DIR=models/citelens-nli-minilm FIXTURES=tests/fixtures ships it).
 # About 80 minutes on 2 CPU cores. OUT (default training/out_multitask) holds the pairs and the run.
 # SMOKE=1 runs every step on a few rows (CI's check of this code; the model is written to OUT only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-training/out_multitask}"
 DATA="${CITELENS_DATA_DIR:-../shared/data}"
-MODEL_DIR="${MODEL_DIR:-models/citelens-nli-minilm}"
+MODEL_DIR="${MODEL_DIR:-training/out_multitask/model}"
 SEED="${SEED:-7}"
 start=$(date +%s)
 stamp() { echo "[multitask] $1: $(( ($(date +%s) - start) / 60 )) min since start"; }
@@ -30,13 +31,13 @@ mkdir -p "$OUT/pairs" "$OUT/gen" "$OUT/synth" "$OUT/shipped"
 python3 training/synth_cases.py --data "$DATA/citelens_synth" --out "$OUT/synth"
 for split in train dev; do
   for kind in answers claims; do
-    "$CL" pairs --dataset cases --input "$OUT/synth/${split}_$kind.jsonl" --out "$OUT/pairs/cases_${split}_$kind.jsonl" ${LIMIT[@]:+--limit 20}
+    "$CL" pairs --dataset cases --sentence-pairs selected --input "$OUT/synth/${split}_$kind.jsonl" --out "$OUT/pairs/cases_${split}_$kind.jsonl" ${LIMIT[@]:+--limit 20}
   done
 done
 "$CL" generate caqa --kg "$DATA/kg/fb15k237" --seed "$SEED" --count "$GEN_COUNT" --split train --citations both --out "$OUT/gen/train.jsonl"
-"$CL" pairs --dataset caqa --input "$OUT/gen/train.jsonl" --out "$OUT/pairs/caqa_train.jsonl"
+"$CL" pairs --dataset caqa --sentence-pairs selected --input "$OUT/gen/train.jsonl" --out "$OUT/pairs/caqa_train.jsonl"
 for f in lfqa_rand_val lfqa_domain_val lfqa_rand_test; do
-  "$CL" pairs --dataset expertqa --input "$DATA/attribution/expertqa/data_$f.jsonl" --out "$OUT/pairs/expertqa_train_$f.jsonl" ${LIMIT[@]:+--limit 20}
+  "$CL" pairs --dataset expertqa --sentence-pairs selected --input "$DATA/attribution/expertqa/data_$f.jsonl" --out "$OUT/pairs/expertqa_train_$f.jsonl" ${LIMIT[@]:+--limit 20}
 done
 EI="$DATA/long_document/evidence_inference"
 "$CL" pairs --dataset evidence-inference --input "$EI" --split train --out "$OUT/pairs/ei_train.jsonl" ${LIMIT[@]:+--limit 20}

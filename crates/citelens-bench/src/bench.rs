@@ -63,10 +63,10 @@ pub struct BenchArgs {
     /// training data of `training/combiner.py`).
     #[arg(long)]
     features: Option<PathBuf>,
-    /// Which decides a sentence's category: the learned combiner (the engine's default:
-    /// `crates/citelens-engine/data/combiner.json`, or --combiner), the model's sentence head alone,
-    /// or the rules with the four-way head.
-    #[arg(long, value_enum, default_value = "combiner")]
+    /// Which decides a sentence's category: the rules with the four-way head (the engine's default),
+    /// the learned combiner (`crates/citelens-engine/data/combiner.json`, or --combiner), or the model's
+    /// sentence head alone (under the combiner's costs and unsure level).
+    #[arg(long, value_enum, default_value = "rules")]
     decide: crate::setup::SentenceDecider,
     /// Cases: the combiner file to use instead of the shipped one (as `training/combiner.py` writes it).
     #[arg(long)]
@@ -115,6 +115,10 @@ impl Scorer for CachedScorer {
 
     fn has_evidence(&self) -> bool {
         self.model.has_evidence()
+    }
+
+    fn sentence_pairs(&self) -> citelens_engine::SentencePairs {
+        self.model.sentence_pairs()
     }
 }
 

@@ -55,6 +55,10 @@ impl Scorer for Timed {
     fn has_evidence(&self) -> bool {
         self.model.has_evidence()
     }
+
+    fn sentence_pairs(&self) -> citelens_engine::SentencePairs {
+        self.model.sentence_pairs()
+    }
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

@@ -374,7 +374,7 @@ pub fn sweep<S: Scorer>(
             &ex.input,
             &engine.caps,
             &citelens_engine::Bm25::default(),
-            false,
+            citelens_engine::SentencePairs::None,
             DocumentStage::Candidates { joint: !engine.scorer.has_evidence() },
         )?;
         let scores = first.score(&engine.scorer);

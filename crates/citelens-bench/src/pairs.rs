@@ -26,6 +26,26 @@ pub struct PairsArgs {
     /// Evidence Inference: which article ids (train for training rows).
     #[arg(long, value_enum, default_value = "train")]
     split: crate::lab::Split,
+    /// The whole-sentence pairs to write: `passages` (all cited passages joined: the branch heads'
+    /// rows) or `selected` (the cited sentences sharing most words with the sentence, in one window:
+    /// training/multitask.py's rows, and what a model whose config says `sentence_pairs: selected` reads).
+    #[arg(long, value_enum, default_value = "passages")]
+    sentence_pairs: PairKind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum PairKind {
+    Passages,
+    Selected,
+}
+
+impl From<PairKind> for citelens_engine::SentencePairs {
+    fn from(k: PairKind) -> Self {
+        match k {
+            PairKind::Passages => citelens_engine::SentencePairs::Passages,
+            PairKind::Selected => citelens_engine::SentencePairs::Selected,
+        }
+    }
 }
 
 /// The output file, buffered: one JSON line per pair.
@@ -57,7 +77,7 @@ pub fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
     let mut out = create_out(&args.out)?;
     let (mut written, mut refused) = (0, 0);
     for ex in &examples {
-        let Ok(plan) = Plan::with_whole_sentences(&ex.input, &caps, &WordOverlap, true) else {
+        let Ok(plan) = Plan::with_whole_sentences(&ex.input, &caps, &WordOverlap, args.sentence_pairs.into()) else {
             refused += 1;
             continue;
         };
@@ -90,7 +110,7 @@ fn case_pairs(args: &PairsArgs) -> anyhow::Result<ExitCode> {
     let mut out = create_out(&args.out)?;
     let (mut written, mut refused, mut misaligned) = (0, 0, 0);
     for case in &cases {
-        let Ok(plan) = Plan::with_whole_sentences(&case.input, &caps, &WordOverlap, true) else {
+        let Ok(plan) = Plan::with_whole_sentences(&case.input, &caps, &WordOverlap, args.sentence_pairs.into()) else {
             refused += 1;
             continue;
         };
@@ -130,9 +150,13 @@ fn evidence_pairs(args: &PairsArgs) -> anyhow::Result<ExitCode> {
     let mut out = create_out(&args.out)?;
     let (mut positives, mut negatives, mut refused) = (0, 0, 0);
     for ex in &examples {
-        let Ok(plan) =
-            Plan::with_stage(&ex.input, &caps, &citelens_engine::Bm25::default(), false, DocumentStage::Candidates { joint: false })
-        else {
+        let Ok(plan) = Plan::with_stage(
+            &ex.input,
+            &caps,
+            &citelens_engine::Bm25::default(),
+            citelens_engine::SentencePairs::None,
+            DocumentStage::Candidates { joint: false },
+        ) else {
             refused += 1;
             continue;
         };

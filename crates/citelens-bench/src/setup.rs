@@ -35,10 +35,9 @@ pub fn read_thresholds(path: &std::path::Path) -> anyhow::Result<Thresholds> {
 /// What decides a sentence's category.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum SentenceDecider {
-    /// CAQA's rule over the claims, with the four-way head where the rules leave it open.
+    /// CAQA's rule over the claims, with the four-way head where the rules leave it open (the default).
     Rules,
-    /// The learned combiner over the model's sentence head and the engine's readings
-    /// (`training/combiner.py`; the default).
+    /// The learned combiner over the model's sentence head and the engine's readings (`training/combiner.py`).
     Combiner,
     /// The model's sentence head alone, under the combiner's costs and unsure level.
     Model,
@@ -46,7 +45,11 @@ pub enum SentenceDecider {
 
 /// Sets what decides `engine`'s sentences. A model without the sentence head (an NLI-only model)
 /// leaves them to the rules, as `Engine::new` does.
-pub fn set_decider<S: citelens_engine::Scorer>(engine: &mut Engine<S>, decide: SentenceDecider, path: Option<&std::path::Path>) -> anyhow::Result<()> {
+pub fn set_decider<S: citelens_engine::Scorer>(
+    engine: &mut Engine<S>,
+    decide: SentenceDecider,
+    path: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
     if engine.scorer.has_four_way() {
         engine.combiner = sentence_decider(decide, path)?;
     }

@@ -34,10 +34,9 @@ pub struct VerifyArgs {
     /// sentence against every document.
     #[arg(long)]
     document: Vec<PathBuf>,
-    /// What decides a sentence's category: the learned combiner over the model's sentence head and the
-    /// engine's readings (the default, with a model that has the sentence head), the sentence head
-    /// alone, or the rules with the four-way head.
-    #[arg(long, value_enum, default_value = "combiner")]
+    /// What decides a sentence's category: the rules with the four-way head (the default), the learned
+    /// combiner over the model's sentence head and the engine's readings, or the sentence head alone.
+    #[arg(long, value_enum, default_value = "rules")]
     decide: SentenceDecider,
 }
 

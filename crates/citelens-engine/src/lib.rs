@@ -44,7 +44,7 @@ pub use combiner::{Combiner, CombinerError};
 pub use decide::{ClaimFacts, ClaimRule, Decider, Decision, RuleDecider};
 pub use document::{Document, DocumentError};
 pub use error::{EngineError, Result};
-pub use plan::{DocumentStage, Plan, Scores};
+pub use plan::{DocumentStage, Plan, Scores, SentencePairs};
 // The input and report types live in `citelens-types` (a UI needs them without the rules); their
 // old paths (`citelens_engine::report::…`, `citelens_engine::input::…`) still resolve.
 pub use assemble::{report_with, Engine};

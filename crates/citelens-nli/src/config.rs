@@ -35,6 +35,11 @@ pub struct ModelConfig {
     /// Temperature of the evidence head.
     #[serde(default = "default_temperature")]
     pub evidence_temperature: f32,
+    /// What the four-way head was trained to read for a whole sentence: `"selected"` (the cited
+    /// sentences sharing most words with it, in one window: training/multitask.py) or, when absent,
+    /// all its cited passages joined.
+    #[serde(default)]
+    pub sentence_pairs: Option<String>,
     /// Tokens shared by consecutive windows of a long premise.
     #[serde(default = "default_overlap")]
     pub window_overlap_tokens: usize,

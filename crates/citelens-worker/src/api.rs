@@ -136,6 +136,7 @@ pub async fn verify(State(st): State<Arc<AppState>>, body: Result<Bytes, BytesRe
         runtime: tokio::runtime::Handle::current(),
         name: st.info.model.clone(),
         four_way: st.four_way,
+        sentence_pairs: st.sentence_pairs,
         evidence: st.info.evidence_head,
     };
     let thresholds = st.thresholds;

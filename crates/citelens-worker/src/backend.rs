@@ -38,6 +38,8 @@ pub struct Loaded {
     pub name: String,
     pub sha256: String,
     pub four_way: bool,
+    /// The whole-sentence pairs the model's sentence head reads (its config's `sentence_pairs`).
+    pub sentence_pairs: citelens_engine::SentencePairs,
     pub evidence: bool,
     pub backend: Backend,
 }
@@ -73,6 +75,7 @@ pub fn load(dir: &Path, choice: BackendChoice) -> anyhow::Result<Loaded> {
         name: config.name.clone(),
         sha256,
         four_way: model.has_four_way(),
+        sentence_pairs: citelens_engine::Scorer::sentence_pairs(&model),
         evidence: model.has_evidence(),
         model: Arc::new(model),
         backend,

@@ -73,6 +73,7 @@ pub struct AppState {
     pub ready: AtomicBool,
     pub info: api::Info,
     pub four_way: bool,
+    pub sentence_pairs: citelens_engine::SentencePairs,
     pub thresholds: Thresholds,
     pub limits: Limits,
 }
@@ -119,6 +120,7 @@ impl AppState {
             ready: AtomicBool::new(false),
             info,
             four_way: loaded.four_way,
+            sentence_pairs: loaded.sentence_pairs,
             thresholds: config.thresholds,
             limits: config.limits.clone(),
         })

@@ -20,6 +20,7 @@ pub struct QueueScorer {
     pub runtime: tokio::runtime::Handle,
     pub name: String,
     pub four_way: bool,
+    pub sentence_pairs: citelens_engine::SentencePairs,
     pub evidence: bool,
 }
 
@@ -62,5 +63,9 @@ impl Scorer for QueueScorer {
 
     fn has_evidence(&self) -> bool {
         self.evidence
+    }
+
+    fn sentence_pairs(&self) -> citelens_engine::SentencePairs {
+        self.sentence_pairs
     }
 }

@@ -128,6 +128,7 @@ async fn start_gated(limits: Limits) -> (Running, Arc<GatedModel>, OpenOnDrop) {
         name: "gated-test-model".into(),
         sha256: "-".into(),
         four_way: false,
+        sentence_pairs: citelens_engine::SentencePairs::None,
         evidence: false,
         backend: citelens_worker::backend::Backend::Cpu,
     };

@@ -75,9 +75,8 @@ pub(crate) fn agree_with_verdict(
         }
         Category::Contradictory => {
             if !spans.any(SpanLabel::Contradicted) {
-                let most = pick(&spans.claims, claims, |c| {
-                    c.probabilities.contradiction.max(c.probabilities.four_way.map_or(0.0, |f| f[2]))
-                });
+                let most =
+                    pick(&spans.claims, claims, |c| c.probabilities.contradiction.max(c.probabilities.four_way.map_or(0.0, |f| f[2])));
                 spans.paint(&pieces(most), SpanLabel::Contradicted, most);
             }
         }

@@ -29,17 +29,16 @@ pub struct Engine<S: Scorer> {
     pub scorer: S,
     pub thresholds: Thresholds,
     pub caps: Caps,
-    /// Decides each sentence's category from the engine's readings: by default the learned combiner
-    /// (`Combiner::shipped()`) over the model's sentence head and the claims' readings, when the model
-    /// has that head; `None` leaves it to the rules and the four-way head (`combine`, `--decide rules`).
-    /// docs/COMBINER.md has the figures on both sides.
+    /// Decides each sentence's category from the engine's readings (`Combiner::shipped()`, or its
+    /// sentence head alone: `Combiner::head_only`); `None`, the default, leaves it to the rules and the
+    /// four-way head (`combine`). docs/COMBINER.md has the figures on both sides, and issue 43's
+    /// end-to-end model (MODEL.md) those of a combiner retrained on it.
     pub combiner: Option<Combiner>,
 }
 
 impl<S: Scorer> Engine<S> {
     pub fn new(scorer: S) -> Self {
-        let combiner = scorer.has_four_way().then(Combiner::shipped);
-        Engine { scorer, thresholds: Thresholds::default(), caps: Caps::default(), combiner }
+        Engine { scorer, thresholds: Thresholds::default(), caps: Caps::default(), combiner: None }
     }
 
     /// The same thresholds and caps over another scorer.
@@ -52,7 +51,7 @@ impl<S: Scorer> Engine<S> {
     /// on the evidence chosen; round one's answers come with the plan and are not asked again.
     pub fn plan(&self, input: &Input) -> Result<Plan> {
         match self.round_one(input)? {
-            None => Plan::with_whole_sentences(input, &self.caps, &WordOverlap, self.scorer.has_four_way()),
+            None => Plan::with_whole_sentences(input, &self.caps, &WordOverlap, self.scorer.sentence_pairs()),
             Some(first) => {
                 let scores = first.score(&self.scorer);
                 self.round_two(input, &first, &scores)
@@ -69,7 +68,7 @@ impl<S: Scorer> Engine<S> {
             return Ok(None);
         }
         let stage = DocumentStage::Candidates { joint: !self.scorer.has_evidence() };
-        Plan::with_stage(input, &self.caps, &Bm25::default(), self.scorer.has_four_way(), stage).map(Some)
+        Plan::with_stage(input, &self.caps, &Bm25::default(), self.scorer.sentence_pairs(), stage).map(Some)
     }
 
     /// Round two: the plan that reads each claim against the evidence chosen from round one's
@@ -77,7 +76,7 @@ impl<S: Scorer> Engine<S> {
     /// not score are a finding.
     pub fn round_two(&self, input: &Input, first: &Plan, scores: &Scores) -> Result<Plan> {
         let chosen = first.choose_evidence(scores, &self.thresholds);
-        let mut plan = Plan::with_stage(input, &self.caps, &WordOverlap, self.scorer.has_four_way(), DocumentStage::Chosen(chosen))?;
+        let mut plan = Plan::with_stage(input, &self.caps, &WordOverlap, self.scorer.sentence_pairs(), DocumentStage::Chosen(chosen))?;
         plan.prescore(first, scores);
         if let Some(e) = scores.errors.first() {
             plan.findings.push(Finding {

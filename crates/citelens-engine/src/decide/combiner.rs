@@ -275,7 +275,23 @@ mod tests {
             costs,
             unsure_below,
             trained_on: serde_json::Value::Null,
+            head_only: false,
         }
+    }
+
+    #[test]
+    fn the_head_alone_decides_by_its_reading_and_says_so_and_falls_back_without_one() {
+        let c = toy(PLAIN, 0.6).head_only();
+        let mut x = vec![0.0; FEATURE_NAMES.len()];
+        // The head reads partial at 0.7; the weights (on feature 2) would say otherwise.
+        x[..4].copy_from_slice(&[0.1, 0.7, 0.15, 0.05]);
+        let v = c.decide(&x);
+        assert_eq!((v.category, v.decided_by, v.uncertain), (Category::PartiallySupportive, DecidedBy::Model, false));
+        x[..4].copy_from_slice(&[0.5, 0.1, 0.3, 0.1]);
+        assert!(c.decide(&x).uncertain, "below the unsure level");
+        // No sentence reading (four_way_absent): the combiner's weights decide.
+        x[4] = 1.0;
+        assert_eq!(c.decide(&x).decided_by, DecidedBy::Combiner);
     }
 
     const PLAIN: [[f32; 4]; 4] = [[0.0, 1.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1.0], [1.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 0.0]];

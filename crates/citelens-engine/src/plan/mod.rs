@@ -151,6 +151,21 @@ pub const UNITS_PER_SOURCE: usize = 1;
 pub const JOINT_MAX_BYTES: usize = 600;
 /// A passage this short (about two sentences) is not also read sentence by sentence against a claim.
 pub const UNIT_PAIR_MIN_PASSAGE_BYTES: usize = 300;
+/// Which whole-sentence pairs a plan asks for: what the model's sentence (four-way) head was trained to
+/// read (`Scorer::sentence_pairs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SentencePairs {
+    /// No sentence head: no whole-sentence pairs.
+    #[default]
+    None,
+    /// The sentence against all its cited passages joined (the branch heads before issue 43).
+    Passages,
+    /// The sentence against its cited sentences that share the most words with it, in one window
+    /// (`sentence_evidence`; issue 43's end-to-end model). A short passage is then not also read
+    /// sentence by sentence against each claim.
+    Selected,
+}
+
 /// Words of a whole-sentence pair (evidence and sentence) that fit one 128-token model window: about
 /// 1.3 WordPiece tokens a word in this prose, less the three special tokens.
 pub const SENTENCE_WINDOW_WORDS: usize = 90;
@@ -164,12 +179,12 @@ fn word_count(text: &str) -> usize {
 impl Plan {
     /// Plans `input` (checked against `caps`).
     pub fn new(input: &Input, caps: &Caps, retriever: &dyn Retriever) -> Result<Plan> {
-        Self::with_whole_sentences(input, caps, retriever, false)
+        Self::with_whole_sentences(input, caps, retriever, SentencePairs::None)
     }
 
     /// Plans `input`, and with `whole` each cited sentence's whole-sentence pair too (for a scorer
     /// with the four-way head; without one the pair would cost a model pass for nothing).
-    pub fn with_whole_sentences(input: &Input, caps: &Caps, retriever: &dyn Retriever, whole: bool) -> Result<Plan> {
+    pub fn with_whole_sentences(input: &Input, caps: &Caps, retriever: &dyn Retriever, whole: SentencePairs) -> Result<Plan> {
         Self::with_stage(input, caps, retriever, whole, DocumentStage::Chosen(ChosenEvidence::default()))
     }
 
@@ -181,7 +196,7 @@ impl Plan {
     /// Plans `input` at a stage of a verification with documents: round one lists each claim's
     /// candidate evidence pairs and nothing else (`retriever` picks them from each cited document);
     /// round two reads the chosen evidence (`retriever` picks a passage's sentences, as always).
-    pub fn with_stage(input: &Input, caps: &Caps, retriever: &dyn Retriever, whole: bool, stage: DocumentStage) -> Result<Plan> {
+    pub fn with_stage(input: &Input, caps: &Caps, retriever: &dyn Retriever, whole: SentencePairs, stage: DocumentStage) -> Result<Plan> {
         input.check(caps)?;
         let mut findings = Vec::new();
         let ids: Vec<&str> = input.citations.iter().map(|c| c.id.as_str()).collect();
@@ -351,7 +366,7 @@ impl Plan {
         w: &mut SentencePlan,
         claims: Vec<Claim>,
         retriever: &dyn Retriever,
-        whole: bool,
+        whole: SentencePairs,
         joint_candidates: bool,
     ) {
         if self.candidates_only {
@@ -458,7 +473,7 @@ impl Plan {
                 let picked = match &w.views[pos] {
                     Some(units) => units.clone(),
                     // A short passage is read whole in one window: its best sentence alone is mostly the same text again.
-                    None if premises[pos].len() <= UNIT_PAIR_MIN_PASSAGE_BYTES => Vec::new(),
+                    None if whole == SentencePairs::Selected && premises[pos].len() <= UNIT_PAIR_MIN_PASSAGE_BYTES => Vec::new(),
                     None => retriever.retrieve(&self.sources[ix].units, &claim.text, UNITS_PER_SOURCE),
                 };
                 for u in picked {
@@ -489,8 +504,11 @@ impl Plan {
             w.claims.push(ClaimPlan { claim, analysed, candidates: vec![], indiv, joint, units, restated, checks: outcome, probes });
         }
         let sentence_text = w.claims.iter().map(|c| c.claim.text.as_str()).collect::<Vec<_>>().join(" ");
-        if whole && !sentence_text.trim().is_empty() {
-            let premise = self.sentence_evidence(&w.cited, &w.views, &premises, &sentence_text);
+        if whole != SentencePairs::None && !sentence_text.trim().is_empty() {
+            let premise = match whole {
+                SentencePairs::Selected => self.sentence_evidence(&w.cited, &w.views, &premises, &sentence_text),
+                _ => join_passages(&premises),
+            };
             w.whole = Some(self.ask(&premise, &sentence_text));
         }
         for (ix, entity, rel, val) in w.graph_facts.clone() {

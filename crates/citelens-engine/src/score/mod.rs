@@ -62,6 +62,14 @@ pub trait Scorer {
     fn has_four_way(&self) -> bool {
         false
     }
+    /// The whole-sentence pairs its sentence head reads (none without a four-way head).
+    fn sentence_pairs(&self) -> crate::plan::SentencePairs {
+        if self.has_four_way() {
+            crate::plan::SentencePairs::Passages
+        } else {
+            crate::plan::SentencePairs::None
+        }
+    }
     /// Its answers carry the evidence head's probability (`Probs::evidence`).
     fn has_evidence(&self) -> bool {
         false
@@ -99,6 +107,15 @@ impl Scorer for NliModel {
 
     fn has_evidence(&self) -> bool {
         NliModel::has_evidence(self)
+    }
+
+    /// What the model's config says its sentence head was trained on (`sentence_pairs`).
+    fn sentence_pairs(&self) -> crate::plan::SentencePairs {
+        match (self.has_four_way(), self.config().sentence_pairs.as_deref()) {
+            (false, _) => crate::plan::SentencePairs::None,
+            (true, Some("selected")) => crate::plan::SentencePairs::Selected,
+            (true, _) => crate::plan::SentencePairs::Passages,
+        }
     }
 }
 

@@ -49,10 +49,10 @@ impl SentenceSpans<'_> {
 /// Repaints a sentence's spans to agree with its verdict `category`:
 /// - supportive: nothing contradicted or missing (the decision read the words as stated);
 /// - partially supportive or irrelevant: nothing contradicted (a contradiction would be a stronger
-///   verdict than the one given), and a partial sentence keeps at least one missing span (the claim
-///   least entailed, `weakest`'s pieces) so the reader sees what the evidence lacks;
-/// - contradictory: at least one contradicted span: when no claim was contradicted, the claim the
-///   readings contradict most (`most_contradicted`'s pieces) with its evidence.
+///   verdict than the one given), and at least one missing span (the least entailed claim's pieces)
+///   so the reader sees what the evidence lacks;
+/// - contradictory: at least one contradicted span: when no claim was contradicted, the pieces of the
+///   claim the readings contradict most, with its evidence.
 ///
 /// `pieces(claim)` gives the words that stand for a claim (its mismatched values, else its parts).
 pub(crate) fn agree_with_verdict(

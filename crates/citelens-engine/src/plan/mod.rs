@@ -535,15 +535,14 @@ impl Plan {
                 _ if src.units.len() > 1 && src.citation.triples.is_none() => (0..src.units.len()).collect(),
                 // One unit or triples: the premise as the claims read it.
                 _ => {
-                    let shared = checks::content_words(&premises[pos]).iter().filter(|w| words.contains(*w)).count();
+                    let shared = retrieve::shared_words(&words, &checks::content_words(&premises[pos]));
                     candidates.push((shared, pos, 0, premises[pos].as_str()));
                     continue;
                 }
             };
             for u in units {
-                let text = src.units[u].resolved.as_str();
-                let shared = checks::content_words(text).iter().filter(|w| words.contains(*w)).count();
-                candidates.push((shared, pos, u, text));
+                let unit = &src.units[u];
+                candidates.push((retrieve::shared_words(&words, unit.analysed.content_words()), pos, u, unit.resolved.as_str()));
             }
         }
         let mut order: Vec<usize> = (0..candidates.len()).collect();

@@ -52,15 +52,18 @@ impl Retriever for WordOverlap {
             return Vec::new(); // the unit is the whole source, already scored
         }
         let words: std::collections::HashSet<String> = checks::content_words(claim).into_iter().collect();
-        let mut scored: Vec<(usize, usize)> = units
-            .iter()
-            .enumerate()
-            .map(|(i, u)| (checks::content_words(&u.resolved).iter().filter(|w| words.contains(*w)).count(), i))
-            .filter(|(n, _)| *n > 0)
-            .collect();
+        let mut scored: Vec<(usize, usize)> =
+            units.iter().enumerate().map(|(i, u)| (shared_words(&words, u.analysed.content_words()), i)).filter(|(n, _)| *n > 0).collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         scored.into_iter().take(k).map(|(_, i)| i).collect()
     }
+}
+
+/// How many of `words` (a claim's or a sentence's content words) are among `content_words` (a unit's,
+/// from its analysis: read once per answer): `WordOverlap`'s score, and the sentence head's choice of
+/// evidence (`Plan::sentence_evidence`).
+pub(crate) fn shared_words(words: &std::collections::HashSet<String>, content_words: &[String]) -> usize {
+    content_words.iter().filter(|w| words.contains(*w)).count()
 }
 
 /// Content words, stemmed.

@@ -8,7 +8,8 @@
 # 4. one int8 ONNX file with the three outputs, exported into MODEL_DIR (default training/out_multitask/model:
 #    not shipped yet, see MODEL.md; MODEL_DIR=models/citelens-nli-minilm FIXTURES=tests/fixtures ships it).
 # About 80 minutes on 2 CPU cores. OUT (default training/out_multitask) holds the pairs and the run.
-# SMOKE=1 runs every step on a few rows (CI's check of this code; the model is written to OUT only).
+# GEN_COUNT (generated CAQA answers, two rows each) and MULTITASK_ARGS (more training/multitask.py options)
+# size the run. SMOKE=1 runs every step on a few rows (CI's check of this code; the model is written to OUT only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-training/out_multitask}"
@@ -18,7 +19,7 @@ SEED="${SEED:-7}"
 start=$(date +%s)
 stamp() { echo "[multitask] $1: $(( ($(date +%s) - start) / 60 )) min since start"; }
 LIMIT=()
-GEN_COUNT=3000
+GEN_COUNT="${GEN_COUNT:-3000}"
 if [ -n "${SMOKE:-}" ]; then
   LIMIT=(--limit 40)
   GEN_COUNT=20
@@ -48,7 +49,7 @@ stamp "pairs ready"
 SHIPPED="${SHIPPED_ONNX:-models/citelens-nli-minilm/model.onnx}"
 python3 training/from_onnx.py --onnx "$SHIPPED" --out "$OUT/shipped/model.pt" --evidence-out "$OUT/shipped/evidence"
 python3 training/multitask.py --pairs "$OUT/pairs" --init "$OUT/shipped/model.pt" --evidence-init "$OUT/shipped/evidence/evidence.pt" \
-  --data "$DATA" --out "$OUT" ${LIMIT[@]:+"${LIMIT[@]}" --eval-limit 40 --teacher 40} ${EPOCHS:+--epochs "$EPOCHS"}
+  --data "$DATA" --out "$OUT" ${LIMIT[@]:+"${LIMIT[@]}" --eval-limit 40 --teacher 40} ${EPOCHS:+--epochs "$EPOCHS"} ${MULTITASK_ARGS:-}
 stamp "trained"
 
 python3 training/export.py --run "$OUT" --heads "$OUT" --model-dir "$MODEL_DIR" --fixtures "${FIXTURES:-$OUT/fixtures}"

@@ -17,7 +17,8 @@ mkdir -p "$OUT"
 python3 training/synth_cases.py --data "$DATA/citelens_synth" --out "$OUT/synth" >/dev/null
 for set in train_head_selection_answers train_head_selection_claims dev_answers dev_claims; do
   "$CL" bench --dataset cases --input "$OUT/synth/$set.jsonl" --model "$MODEL" --decide rules \
-    --score-cache "$OUT/$set.cache.jsonl" --features "$OUT/$set.features.jsonl" | head -2
+    --score-cache "$OUT/$set.cache.jsonl" --features "$OUT/$set.features.jsonl" > "$OUT/$set.rules.txt"
+  head -2 "$OUT/$set.rules.txt"
 done
 python3 training/combiner.py --train "$OUT/train_head_selection_answers.features.jsonl" "$OUT/train_head_selection_claims.features.jsonl" \
   --dev "$OUT/dev_answers.features.jsonl" "$OUT/dev_claims.features.jsonl" \

@@ -36,7 +36,22 @@ enum Command {
     Schema,
 }
 
+/// A reader that stops early (`citelens bench … | head`) ends the command quietly, as it ends `cat`:
+/// Rust's runtime ignores SIGPIPE, so every print after the reader closed would panic ("failed printing
+/// to stdout") with the work half done; the default action ends the process at the first such print.
+#[cfg(unix)]
+fn quiet_on_closed_pipe() {
+    // SAFETY: called first thing in main, before any other thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn quiet_on_closed_pipe() {}
+
 fn main() -> std::process::ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Nli(args) => nli_cmd::run(args),

@@ -29,6 +29,22 @@ fn single_pair_prints_three_probabilities() {
 }
 
 #[test]
+fn a_reader_that_closes_early_ends_the_command_without_a_panic() {
+    // The read end closes before the command prints (it loads the model first), as `| head` does.
+    let mut child = citelens()
+        .args(["nli", "--premise", "A dog is running through the snow.", "--hypothesis", "An animal is outside."])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101), "{stderr}");
+}
+
+#[test]
 fn jsonl_keeps_extra_fields_and_names_bad_lines() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("pairs.jsonl");

@@ -182,8 +182,9 @@ impl Plan {
         Self::with_whole_sentences(input, caps, retriever, SentencePairs::None)
     }
 
-    /// Plans `input`, and with `whole` each cited sentence's whole-sentence pair too (for a scorer
-    /// with the four-way head; without one the pair would cost a model pass for nothing).
+    /// Plans `input`, and each cited sentence's whole-sentence pair of the kind `whole` names (the
+    /// scorer's `sentence_pairs()`: `None` without a four-way head, where the pair would cost a model
+    /// pass for nothing).
     pub fn with_whole_sentences(input: &Input, caps: &Caps, retriever: &dyn Retriever, whole: SentencePairs) -> Result<Plan> {
         Self::with_stage(input, caps, retriever, whole, DocumentStage::Chosen(ChosenEvidence::default()))
     }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use citelens_engine::{Caps, Category, ComplexityType, Engine, Probs, Report, Scorer};
+use citelens_engine::{Caps, Category, ComplexityType, Engine, Probs, Report, ScoreError, Scorer};
 use citelens_nli::NliModel;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -79,13 +79,13 @@ pub struct BenchArgs {
 /// Remembers every pair it scored, so a threshold sweep asks the model once.
 struct CachedScorer {
     model: NliModel,
-    cache: RefCell<HashMap<(String, String), Result<Probs, String>>>,
+    cache: RefCell<HashMap<(String, String), Result<Probs, ScoreError>>>,
     scored: RefCell<usize>,
     seconds: RefCell<f64>,
 }
 
 impl Scorer for CachedScorer {
-    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
+    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, ScoreError>> {
         let todo: Vec<(&str, &str)> = {
             let cache = self.cache.borrow();
             let mut seen = std::collections::HashSet::new();
@@ -150,7 +150,7 @@ impl CachedScorer {
         let mut cache = self.cache.borrow_mut();
         for (i, line) in lines.enumerate() {
             let row: CachedPair = serde_json::from_str(line).with_context(|| format!("{} line {}", path.display(), i + 2))?;
-            cache.insert((row.premise, row.hypothesis), row.probs.ok_or(row.error.unwrap_or_default()));
+            cache.insert((row.premise, row.hypothesis), row.probs.ok_or(ScoreError::Refused(row.error.unwrap_or_default())));
         }
         Ok(cache.len())
     }
@@ -160,7 +160,7 @@ impl CachedScorer {
         for ((premise, hypothesis), r) in self.cache.borrow().iter() {
             let (probs, error) = match r {
                 Ok(p) => (Some(*p), None),
-                Err(e) => (None, Some(e.clone())),
+                Err(e) => (None, Some(e.to_string())),
             };
             out += &(serde_json::to_string(&CachedPair { premise: premise.clone(), hypothesis: hypothesis.clone(), probs, error })? + "\n");
         }

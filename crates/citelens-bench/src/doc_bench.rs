@@ -39,7 +39,7 @@ struct Timed {
 }
 
 impl Scorer for Timed {
-    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
+    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, citelens_engine::ScoreError>> {
         let t = Instant::now();
         let out = self.model.score(pairs);
         *self.seconds.borrow_mut() += t.elapsed().as_secs_f64();

@@ -377,7 +377,7 @@ pub fn sweep<S: Scorer>(
             citelens_engine::SentencePairs::None,
             DocumentStage::Candidates { joint: !engine.scorer.has_evidence() },
         )?;
-        let scores = first.score(&engine.scorer);
+        let scores = citelens_engine::Scores::all(&first, &engine.scorer);
         rounds.push((first, scores));
         bar.inc(1);
     }
@@ -406,7 +406,7 @@ pub fn sweep<S: Scorer>(
                 };
                 let (mut ef1, mut sef1) = (0.0, 0.0);
                 for (ex, (plan, scores)) in examples.iter().zip(&rounds) {
-                    let chosen = plan.choose_evidence(scores, &t);
+                    let chosen = citelens_engine::scorer::choose_evidence(plan, scores, &t);
                     let mut starts = Vec::new();
                     for found in chosen.claims.values().flatten().filter(|f| f.found) {
                         let src = &plan.sources[plan.sentences.iter().flat_map(|w| w.cited.get(found.pos)).next().copied().unwrap_or(0)];

@@ -26,6 +26,7 @@
 
 mod assemble;
 pub mod decide;
+mod engine;
 mod error;
 pub mod plan;
 pub mod score;
@@ -41,17 +42,18 @@ pub use text::{claims, entities, kg, markers, segment};
 
 pub use assemble::progressive::{report_steps, sentence_prefix_ends};
 pub use combiner::{Combiner, CombinerError};
-pub use decide::{ClaimFacts, ClaimRule, Decider, Decision, RuleDecider};
+pub use decide::{ClaimFacts, ClaimRule, Decider, Decision, Decisions, RuleDecider};
 pub use document::{Document, DocumentError};
 pub use error::{EngineError, Result};
-pub use plan::{DocumentStage, Plan, Scores, SentencePairs};
+pub use plan::{DocumentStage, Plan, SentencePairs};
 // The input and report types live in `citelens-types` (a UI needs them without the rules); their
 // old paths (`citelens_engine::report::…`, `citelens_engine::input::…`) still resolve.
-pub use assemble::{report_with, Engine};
+pub use assemble::report_with;
 pub use citelens_types::report::*;
 pub use citelens_types::{input, input_schema, report, Caps, CharIndex, Citation, Cut, Input, InputError, Probs, Triple};
 pub use decide::verdict::{categorize, combine, TypedCheck};
+pub use engine::Engine;
 pub use retrieve::{Bm25, Bm25Index};
 pub use retrieve::{Retriever, WordOverlap};
-pub use score::{ScoreTable, Scorer};
+pub use score::{RowLengthError, ScoreError, ScoreTable, Scorer, Scores};
 pub use thresholds::Thresholds;

@@ -13,7 +13,7 @@ const CON: Probs = Probs { entailment: 0.01, neutral: 0.02, contradiction: 0.97,
 const NEU: Probs = Probs { entailment: 0.05, neutral: 0.9, contradiction: 0.05, four_way: None, evidence: None };
 
 impl Scorer for Scripted {
-    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
+    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, citelens_engine::ScoreError>> {
         pairs.iter().map(|(_, h)| Ok(self.0.iter().find(|(k, _)| h.contains(k)).map_or(NEU, |(_, p)| *p))).collect()
     }
     fn name(&self) -> String {
@@ -157,7 +157,7 @@ fn knowledge_graph_citations_get_kalma_metrics() {
 struct Counting(Scripted, std::cell::Cell<usize>);
 
 impl Scorer for Counting {
-    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
+    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, citelens_engine::ScoreError>> {
         self.1.set(self.1.get() + pairs.len());
         self.0.score(pairs)
     }

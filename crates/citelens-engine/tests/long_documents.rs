@@ -17,7 +17,7 @@ struct Scripted {
 }
 
 impl Scorer for Scripted {
-    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
+    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, citelens_engine::ScoreError>> {
         *self.asked.borrow_mut() += pairs.len();
         pairs.iter().map(|(p, h)| Ok(self.rules.iter().find(|(pk, hk, _)| p.contains(pk) && h.contains(hk)).map_or(NEU, |r| r.2))).collect()
     }
@@ -136,7 +136,7 @@ fn pairs_scored_elsewhere_give_the_same_report_with_documents() {
     let inp = input("The museum was founded in 1887. Its first director was a geologist.", &doc);
     let direct = e.verify(&inp).unwrap();
     let plan = e.plan(&inp).unwrap();
-    let scores = plan.score(&e.scorer);
+    let scores = citelens_engine::Scores::all(&plan, &e.scorer);
     assert_eq!(e.report(&plan, &scores, plan.sentences.len()), direct);
 }
 
@@ -153,12 +153,12 @@ fn round_one_scored_elsewhere_gives_the_same_report() {
     assert!(!first.pairs().is_empty());
     let elsewhere = engine(e.scorer.rules.clone());
     let table = first.pairs().iter().map(|(p, h)| ((p.clone(), h.clone()), elsewhere.scorer.score(&[(p, h)]).remove(0).unwrap())).collect();
-    let plan = e.round_two(&inp, &first, &first.scores_from(&table)).unwrap();
+    let plan = e.round_two(&inp, &first, &citelens_engine::Scores::from_table(&first, &table)).unwrap();
     for id in plan.pairs_by_sentence().concat() {
         assert!(!first.pairs().contains(&plan.pairs()[id]), "round one's pair {:?} asked again", plan.pairs()[id]);
     }
     let asked_before = *e.scorer.asked.borrow();
-    let scores = plan.score(&e.scorer);
+    let scores = citelens_engine::Scores::all(&plan, &e.scorer);
     assert_eq!(e.report(&plan, &scores, plan.sentences.len()), direct);
     assert!(*e.scorer.asked.borrow() - asked_before < first.pairs().len(), "round one's answers were reused");
     // Every pair the model read counts, round one's included, each once.
@@ -178,8 +178,8 @@ fn round_one_pairs_missing_from_the_table_count_as_neutral_and_are_a_finding() {
     let e = engine(vec![("founded in 1887", "founded in 1887", ENT)]);
     let inp = input("The museum was founded in 1887.", &doc);
     let first = e.round_one(&inp).unwrap().unwrap();
-    let plan = e.round_two(&inp, &first, &first.scores_from(&Default::default())).unwrap();
-    let scores = plan.score(&e.scorer);
+    let plan = e.round_two(&inp, &first, &citelens_engine::Scores::from_table(&first, &Default::default())).unwrap();
+    let scores = citelens_engine::Scores::all(&plan, &e.scorer);
     let r = e.report(&plan, &scores, plan.sentences.len());
     assert!(r.findings.iter().any(|f| f.kind == FindingKind::Truncated && f.message.contains("could not be scored")), "{:?}", r.findings);
 }

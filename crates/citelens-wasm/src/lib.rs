@@ -160,7 +160,9 @@ impl Verifier {
                 let table = score_table(&rows)?;
                 let kept = self.round_one.borrow_mut().take().filter(|(key, _)| *key == fitted).map(|(_, p)| p);
                 match kept.map_or_else(|| self.engine.round_one(&input), |p| Ok(Some(p))).map_err(js_err)? {
-                    Some(first) => self.engine.round_two(&input, &first, &first.scores_from(&table)).map_err(js_err)?,
+                    Some(first) => {
+                        self.engine.round_two(&input, &first, &citelens_engine::Scores::from_table(&first, &table)).map_err(js_err)?
+                    }
                     None => self.engine.plan(&input).map_err(js_err)?,
                 }
             }
@@ -221,7 +223,7 @@ impl Verifier {
             *cached = Some((serde_json::to_string(&input).map_err(js_err)?, self.engine.plan(&input).map_err(js_err)?));
         }
         let (_, plan) = cached.as_ref().expect("a plan was just stored");
-        let scores = plan.scores_from(&table);
+        let scores = citelens_engine::Scores::from_table(plan, &table);
         let upto = upto.map_or(plan.sentences.len(), |u| u as usize);
         let mut report = self.engine.report(plan, &scores, upto);
         if upto < plan.sentences.len() {
@@ -236,5 +238,5 @@ impl Verifier {
 /// `score` writes the numbers (`ScoreTable::from_rows`).
 fn score_table(scores: &str) -> Result<citelens_engine::ScoreTable, JsError> {
     let rows: Vec<(String, String, Vec<f32>)> = serde_json::from_str(scores).map_err(js_err)?;
-    citelens_engine::ScoreTable::from_rows(rows).map_err(|e| JsError::new(&e))
+    citelens_engine::ScoreTable::from_rows(rows).map_err(|e| JsError::new(&e.to_string()))
 }

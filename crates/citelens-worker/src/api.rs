@@ -198,7 +198,14 @@ pub async fn nli(State(st): State<Arc<AppState>>, body: Result<Json<NliRequest>,
                 evidence: p.evidence,
                 error: None,
             },
-            Err(e) => NliResult { entailment: None, neutral: None, contradiction: None, four_way: None, evidence: None, error: Some(e) },
+            Err(e) => NliResult {
+                entailment: None,
+                neutral: None,
+                contradiction: None,
+                four_way: None,
+                evidence: None,
+                error: Some(e.to_string()),
+            },
         })
         .collect();
     Ok(Json(NliResponse { model: st.info.model.clone(), results }))

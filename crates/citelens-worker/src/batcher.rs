@@ -18,6 +18,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use citelens_engine::report::Probs;
+use citelens_engine::ScoreError;
 use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 
 use crate::metrics::Metrics;
@@ -25,13 +26,13 @@ use crate::metrics::Metrics;
 /// What the batcher runs: the model behind the `Scorer` seam, with a way to count a pair's tokens.
 pub trait PairModel: Send + Sync + 'static {
     /// Probabilities for each pair, in order.
-    fn predict(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>>;
+    fn predict(&self, pairs: &[(&str, &str)]) -> Vec<PairResult>;
     /// Tokens the pair costs (all of its windows); a pair the model will refuse costs 1.
     fn tokens(&self, premise: &str, hypothesis: &str) -> usize;
 }
 
 impl PairModel for citelens_nli::NliModel {
-    fn predict(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
+    fn predict(&self, pairs: &[(&str, &str)]) -> Vec<PairResult> {
         citelens_engine::Scorer::score(self, pairs)
     }
     fn tokens(&self, premise: &str, hypothesis: &str) -> usize {
@@ -39,7 +40,7 @@ impl PairModel for citelens_nli::NliModel {
     }
 }
 
-pub type PairResult = Result<Probs, String>;
+pub type PairResult = Result<Probs, ScoreError>;
 
 struct Job {
     premise: String,
@@ -185,7 +186,7 @@ impl Batcher {
 pub async fn answers(receivers: Vec<oneshot::Receiver<PairResult>>) -> Vec<PairResult> {
     let mut out = Vec::with_capacity(receivers.len());
     for rx in receivers {
-        out.push(rx.await.unwrap_or_else(|_| Err("the batcher dropped the pair".into())));
+        out.push(rx.await.unwrap_or_else(|_| Err(ScoreError::Refused("the batcher dropped the pair".into()))));
     }
     out
 }
@@ -227,7 +228,7 @@ fn drop_unwanted(pending: &mut Vec<(u64, Job)>, metrics: &Metrics) {
             metrics.abandoned_pairs.inc();
         } else if job.deadline <= now {
             metrics.late_pairs.inc();
-            job.answer(Err("the request's deadline passed before this pair was scored".into()));
+            job.answer(Err(ScoreError::Refused("the request's deadline passed before this pair was scored".into())));
         } else {
             pending.push((arrival, job));
         }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use citelens_engine::report::Probs;
-use citelens_engine::Scorer;
+use citelens_engine::{ScoreError, Scorer};
 use tokio::sync::watch;
 
 use crate::batcher::{answers, Batcher};
@@ -34,8 +34,8 @@ impl Drop for CancelOnDrop {
 }
 
 impl Scorer for QueueScorer {
-    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
-        let fail = |why: &str| pairs.iter().map(|_| Err(why.to_string())).collect::<Vec<_>>();
+    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, ScoreError>> {
+        let fail = |why: &str| pairs.iter().map(|_| Err(ScoreError::Refused(why.to_string()))).collect::<Vec<_>>();
         if *self.cancel.borrow() {
             return fail("the client went away");
         }

@@ -84,7 +84,7 @@ impl GatedModel {
 }
 
 impl citelens_worker::batcher::PairModel for GatedModel {
-    fn predict(&self, pairs: &[(&str, &str)]) -> Vec<Result<citelens_engine::report::Probs, String>> {
+    fn predict(&self, pairs: &[(&str, &str)]) -> Vec<Result<citelens_engine::report::Probs, citelens_engine::ScoreError>> {
         self.seen.lock().unwrap().extend(pairs.iter().map(|(p, _)| p.to_string()));
         if pairs.iter().any(|(p, _)| p.starts_with("HELD")) {
             self.holding.store(true, std::sync::atomic::Ordering::SeqCst);

@@ -2,10 +2,9 @@
 //! scored in sentence order, and the report of the first 1, 2, … sentences after each step. Each
 //! pair is scored once; nothing is re-planned.
 
-use crate::assemble::Engine;
+use crate::engine::Engine;
 use crate::error::Result;
-use crate::plan::Scores;
-use crate::score::Scorer;
+use crate::score::{Scorer, Scores};
 use crate::text::{markers, segment};
 use citelens_types::input::Input;
 use citelens_types::report::Report;

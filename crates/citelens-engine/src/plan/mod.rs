@@ -15,7 +15,6 @@ use crate::error::Result;
 use crate::plan::document::Document;
 use crate::plan::evidence::ChosenEvidence;
 use crate::plan::retrieve::{Retriever, Unit};
-use crate::score::{ScoreTable, Scorer};
 use crate::text::analysed::Analysed;
 use crate::text::claims::{self, Claim, Discourse, SentenceParts};
 use crate::text::entities::{self, Mentions};
@@ -106,6 +105,27 @@ pub struct SentencePlan {
     /// The sentence abstains ("The document does not say…"): not verified as claims, but checked
     /// for whether the cited evidence really lacks the answer.
     pub abstention: Option<AbstentionCheck>,
+}
+
+impl SentencePlan {
+    /// The premise this sentence reads from its cited source at `pos`: a document's chosen
+    /// sentences, or the whole source.
+    pub fn premise<'a>(&'a self, pos: usize, sources: &'a [Source]) -> &'a str {
+        match self.views.get(pos) {
+            Some(Some(_)) => &self.premises[pos],
+            _ => &sources[self.cited[pos]].premise,
+        }
+    }
+
+    /// The units this sentence reads from its cited source at `pos`.
+    pub fn units<'a>(&'a self, pos: usize, sources: &'a [Source]) -> impl Iterator<Item = &'a Unit> + 'a {
+        let src = &sources[self.cited[pos]];
+        let ids: Vec<usize> = match self.views.get(pos) {
+            Some(Some(units)) => units.clone(),
+            _ => (0..src.units.len()).collect(),
+        };
+        ids.into_iter().filter_map(move |u| src.units.get(u))
+    }
 }
 
 pub struct Plan {
@@ -616,111 +636,21 @@ impl Plan {
             .collect()
     }
 
-    /// Scores every pair with `scorer` (each distinct pair once).
-    pub fn score(&self, scorer: &dyn Scorer) -> Scores {
-        let mut scores = Scores::default();
-        let all: Vec<PairId> = (0..self.pairs.len()).collect();
-        scores.fill(self, &all, scorer);
-        scores
+    /// The id of a (premise, hypothesis) pair this plan lists.
+    pub fn pair_id(&self, key: &(String, String)) -> Option<PairId> {
+        self.index.get(key).copied()
     }
 
-    /// Round one's choice of evidence from its scores: per claim and cited document, the sentences
-    /// that state or deny the claim, or the nearest ones and `found: false`.
-    pub fn choose_evidence(&self, scores: &Scores, t: &crate::thresholds::Thresholds) -> ChosenEvidence {
-        let mut chosen = ChosenEvidence::default();
-        for (si, w) in self.sentences.iter().enumerate() {
-            for (ci, c) in w.claims.iter().enumerate() {
-                let per_document = c
-                    .candidates
-                    .iter()
-                    .map(|d| {
-                        let scored: Vec<(usize, Probs)> = d.units.iter().map(|&(u, pair)| (u, scores.get(pair))).collect();
-                        let mut found = evidence::choose(
-                            d.pos,
-                            &scored,
-                            d.joint.as_ref().map(|(units, pair)| (units.as_slice(), scores.get(*pair))),
-                            t,
-                        );
-                        evidence::complete(&mut found, &scored, &d.terms, t);
-                        found
-                    })
-                    .collect();
-                chosen.claims.insert((si, ci), per_document);
-            }
-        }
-        chosen
+    /// Takes answers already known, by `PairId` (round one's, for the pairs round two lists too),
+    /// and how many pairs round one read that this plan does not list.
+    pub fn prescore(&mut self, known: Vec<Option<Probs>>, read_in_round_one: usize) {
+        self.prescored = known;
+        self.read_in_round_one = read_in_round_one;
     }
 
-    /// Takes answers already known (another plan's pairs and scores) for the pairs they cover.
-    pub fn prescore(&mut self, other: &Plan, scores: &Scores) {
-        self.prescored =
-            self.pairs.iter().map(|key| other.index.get(key).and_then(|&i| scores.results.get(i).copied().flatten())).collect();
-        self.read_in_round_one = other.pairs.iter().filter(|key| !self.index.contains_key(*key)).count();
-    }
-
-    fn known(&self, i: PairId) -> Option<Probs> {
+    /// The answer already known for pair `i` (round one read it), if any.
+    pub fn known(&self, i: PairId) -> Option<Probs> {
         self.prescored.get(i).copied().flatten()
-    }
-
-    /// Scores from a table filled elsewhere (other workers): a pair not in it counts as neutral and
-    /// is reported.
-    pub fn scores_from(&self, table: &ScoreTable) -> Scores {
-        let mut scores = Scores::default();
-        for (i, key) in self.pairs.iter().enumerate() {
-            match table.get(key).or_else(|| self.known(i)) {
-                Some(p) => scores.results.push(Some(p)),
-                None => {
-                    scores.results.push(None);
-                    scores.errors.push("pair was not scored".into());
-                }
-            }
-        }
-        scores
-    }
-}
-
-/// The model's answers, by `PairId`.
-#[derive(Default, Clone)]
-pub struct Scores {
-    results: Vec<Option<Probs>>,
-    pub errors: Vec<String>,
-}
-
-impl Scores {
-    /// Scores the plan's pairs `ids` with `scorer` and keeps the answers (streaming fills these in
-    /// sentence order).
-    pub fn fill(&mut self, plan: &Plan, ids: &[PairId], scorer: &dyn Scorer) {
-        if self.results.len() < plan.pairs.len() {
-            self.results.resize(plan.pairs.len(), None);
-        }
-        let mut todo = Vec::new();
-        for &i in ids {
-            match plan.known(i) {
-                Some(p) => self.results[i] = Some(p),
-                None => todo.push(i),
-            }
-        }
-        if todo.is_empty() {
-            return;
-        }
-        let refs: Vec<(&str, &str)> = todo.iter().map(|&i| (plan.pairs[i].0.as_str(), plan.pairs[i].1.as_str())).collect();
-        for (&i, r) in todo.iter().zip(scorer.score(&refs)) {
-            match r {
-                Ok(p) => self.results[i] = Some(p),
-                Err(e) => self.errors.push(e),
-            }
-        }
-    }
-
-    /// The answer to pair `i`; a pair the model refused (too long, empty) counts as fully neutral.
-    pub fn get(&self, i: PairId) -> Probs {
-        self.results.get(i).copied().flatten().unwrap_or(Probs {
-            entailment: 0.0,
-            neutral: 1.0,
-            contradiction: 0.0,
-            four_way: None,
-            evidence: None,
-        })
     }
 }
 

@@ -1,12 +1,36 @@
-//! The NLI question the engine asks, behind a trait so the engine does not care where it is answered
-//! (the shipped model in-process, or a worker), and unit tests can use a double.
+//! The score stage: the NLI question the engine asks, behind a trait so the engine does not care
+//! where it is answered (the shipped model in-process, or a worker), and unit tests can use a double;
+//! the plan's answers (`Scores`), and the two rounds of a verification with long documents (`rounds`).
+
+mod rounds;
+mod scores;
 
 use std::collections::HashMap;
 
 use citelens_types::report::Probs;
+use thiserror::Error;
+
+pub use rounds::{choose_evidence, final_plan, round_one, round_two};
+pub use scores::Scores;
+
+/// Why a pair has no answer. Its text is what the report's finding says of it.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ScoreError {
+    /// The model (or the worker serving it) refused the pair: too long, empty, or the runtime failed.
+    #[error("{0}")]
+    Refused(String),
+    /// Nobody scored the pair: the table of answers computed elsewhere lacks it.
+    #[error("pair was not scored")]
+    NotScored,
+}
+
+/// A row of answers computed elsewhere has a length no head layout gives.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[error("a score has {0} numbers; 3, 4, 7 or 8 expected")]
+pub struct RowLengthError(pub usize);
 
 /// The model's answers by (premise, hypothesis): what a browser's scoring workers or another
-/// machine send back, read into a plan's `Scores` (`Plan::scores_from`, `Engine::verify_with_scores`).
+/// machine send back, read into a plan's `Scores` (`Scores::from_table`, `Engine::verify_with_scores`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScoreTable {
     by_pair: HashMap<(String, String), Probs>,
@@ -31,7 +55,7 @@ impl ScoreTable {
 
     /// From `[[premise, hypothesis, [e, n, c] (+ four-way ×4) (+ evidence)], ...]`: the numbers as
     /// `Nli::score` writes them for JavaScript. A row of another length is an error naming it.
-    pub fn from_rows(rows: Vec<(String, String, Vec<f32>)>) -> Result<Self, String> {
+    pub fn from_rows(rows: Vec<(String, String, Vec<f32>)>) -> Result<Self, RowLengthError> {
         let mut table = ScoreTable::default();
         for (p, h, v) in rows {
             let (four_way, evidence) = match v.len() {
@@ -39,7 +63,7 @@ impl ScoreTable {
                 4 => (None, Some(v[3])),
                 7 => (Some([v[3], v[4], v[5], v[6]]), None),
                 8 => (Some([v[3], v[4], v[5], v[6]]), Some(v[7])),
-                n => return Err(format!("a score has {n} numbers; 3, 4, 7 or 8 expected")),
+                n => return Err(RowLengthError(n)),
             };
             table.insert(p, h, Probs { entailment: v[0], neutral: v[1], contradiction: v[2], four_way, evidence });
         }
@@ -55,7 +79,7 @@ impl FromIterator<((String, String), Probs)> for ScoreTable {
 
 pub trait Scorer {
     /// Probabilities for each (premise, hypothesis) pair, in order.
-    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>>;
+    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, ScoreError>>;
     /// A name for the report (`citelens-nli-minilm`).
     fn name(&self) -> String;
     /// Its answers carry the four-way head's probabilities (`Probs::four_way`).
@@ -93,8 +117,8 @@ pub fn probs_of(p: &citelens_nli::Prediction) -> Probs {
 
 #[cfg(feature = "nli")]
 impl Scorer for NliModel {
-    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, String>> {
-        self.predict_batch(pairs).into_iter().map(|r| r.map(|p| probs_of(&p)).map_err(|e| e.to_string())).collect()
+    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, ScoreError>> {
+        self.predict_batch(pairs).into_iter().map(|r| r.map(|p| probs_of(&p)).map_err(|e| ScoreError::Refused(e.to_string()))).collect()
     }
 
     fn name(&self) -> String {
@@ -137,6 +161,7 @@ mod tests {
         assert_eq!((h8.four_way, h8.evidence), (Some([0.6, 0.2, 0.1, 0.1]), Some(0.9)));
         assert_eq!(t.get(&("p".into(), "h4".into())).unwrap().evidence, Some(0.9));
         let err = ScoreTable::from_rows(vec![("p".into(), "h".into(), vec![0.5, 0.5])]).unwrap_err();
-        assert!(err.contains("has 2 numbers"), "{err}");
+        assert_eq!(err, RowLengthError(2));
+        assert!(err.to_string().contains("has 2 numbers"), "{err}");
     }
 }

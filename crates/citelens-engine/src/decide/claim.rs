@@ -98,244 +98,338 @@ impl Decider for RuleDecider {
         &self.thresholds
     }
 
+    /// The rules in the order `ClaimRule` lists them: a confirmed conflict, then support, then the
+    /// ways a claim is unrelated or contradicted, else missing.
     fn decide(&self, f: &ClaimFacts) -> Decision {
         let t = &self.thresholds;
-        let relevance = relevance(f.claim, f.evidence);
-        let coverage = coverage(f.claim, f.evidence);
-        let claim = f.claim.text();
-        let missing_entities: Vec<String> =
-            f.claim.names().iter().filter(|e| !f.evidence.mentions(&e.text)).map(|e| e.text.clone()).collect();
-        let p = f.probs;
-
-        // Typed checks: a conflict is confirmed when the model reads the claim with the evidence's
-        // value as clearly better entailed than the claim itself.
-        let mut reports = Vec::new();
-        let mut confirmed: Option<f32> = None;
-        // A number, date or negation (anything but a name) that a check confirmed otherwise.
-        let mut value_confirmed = false;
-        let mut unconfirmed_polarity = false;
-        let mut unconfirmed_value = false;
-        let mut doubted_value = false;
-        // Another name of the same kind in the claim's place that the model entails as readily as
-        // the claim's own.
-        let mut indistinct_name = false;
-        for (c, probe) in f.checks.conflicts.iter().zip(f.probes) {
-            let Some((probe_ent, claim_ent)) = *probe else { continue };
-            // A number or date the evidence gives otherwise (the claim's own value appears nowhere in
-            // it) is confirmed by the probe alone: the small model reads past values, so it often
-            // entails the claim too. Names and polarity need the probe clearly ahead of the claim.
-            let is_confirmed = match c.kind {
-                _ if c.denial => probe_ent >= t.probe_entailment,
-                // The evidence negates the claim's very predicate ("has not adopted the euro" against
-                // "adopted the euro in 2002"): the probe is the claim itself, and the conflict stands
-                // unless the model reads the negating sentence as entailing the claim.
-                CheckKind::Polarity if c.same_role && c.negated == Some(Side::Source) => probe_ent < t.probe_entailment,
-                CheckKind::Number | CheckKind::Date => probe_ent >= t.probe_entailment,
-                // A relation whose two ends the evidence gives swapped word for word ("sailed from New
-                // York to Southampton"): the model reading that as the evidence's is enough, as for values.
-                _ if c.exclusive => probe_ent >= t.probe_entailment,
-                // An opposite word in the same place: the model reads past antonyms as it does past values.
-                CheckKind::Polarity if c.same_role => probe_ent >= t.probe_entailment,
-                _ => {
-                    probe_ent >= t.probe_entailment
-                        && probe_ent - claim_ent >= if c.same_role { t.probe_margin * 0.6 } else { t.probe_margin }
-                }
-            };
-            value_confirmed |= is_confirmed && c.kind != CheckKind::Name;
-            if is_confirmed {
-                // How sure: the probe's entailment, or the model's own contradiction of the claim when
-                // it is higher (two readings agree); for a negated predicate, that the model does not
-                // entail the claim.
-                let backing = if c.negated == Some(Side::Source) { 1.0 - probe_ent } else { probe_ent };
-                confirmed = Some(confirmed.unwrap_or(0.0).max(backing).max(p.contradiction));
-            } else if c.kind == CheckKind::Polarity || (c.kind == CheckKind::Name && c.same_role) {
-                // An opposite the model cannot weigh, or two names in swapped roles: not support.
-                unconfirmed_polarity = true;
-                // "East Orange is in the Eastern Time Zone" against "… is in the Central Time Zone",
-                // both entailed at 0.88: the model cannot tell two names of one kind apart, so its
-                // entailment of the claim, however clear, says nothing. Names of different kinds
-                // (or the same two swapped) read alike for other reasons: free prose's probes often
-                // differ from the claim in little but the name.
-                indistinct_name |= c.kind == CheckKind::Name
-                    && checks::same_kind(&c.claim_says, &c.source_says)
-                    && probe_ent >= t.probe_entailment
-                    && probe_ent >= claim_ent - INDISTINCT_NAME_MARGIN;
-            } else if c.kind != CheckKind::Name {
-                unconfirmed_value = true;
-                // The other value plausibly fills the claim's place: the same role, or a probe the
-                // model half believes ("1843" for a death in 1852, when 1843 dates a publication, is not).
-                doubted_value |= c.same_role || probe_ent >= t.probe_entailment / 2.0;
+        let r = Reading {
+            f,
+            t,
+            relevance: relevance(f.claim, f.evidence),
+            coverage: coverage(f.claim, f.evidence),
+            missing_entities: f.claim.names().iter().filter(|e| !f.evidence.mentions(&e.text)).map(|e| e.text.clone()).collect(),
+            checks: weigh_checks(f, t),
+        };
+        let mut reports = r.checks.reports.clone();
+        reports.extend(matched_and_absent(f.checks));
+        if let Some(conf) = r.checks.confirmed {
+            if r.head_says_missing() {
+                return r.missing_not_contradicted(reports);
             }
-            reports.push(CheckReport {
-                kind: c.kind,
-                result: if is_confirmed { CheckResult::Mismatch } else { CheckResult::Unconfirmed },
-                answer_says: c.claim_says.clone(),
-                source_says: c.source_says.clone(),
-                message: if is_confirmed && c.negated == Some(Side::Claim) {
-                    // A negation is said as the two statements: "the source says … was open to
-                    // pedestrians; the answer says … was never open to pedestrians".
-                    format!("the source says {}; the answer says {}", c.probe.trim_end_matches('.'), claim.trim_end_matches('.'))
-                } else if c.negated == Some(Side::Claim) {
-                    format!("the answer negates it (\"{}\") and the source does not; not clearly the same fact", c.claim_says)
-                } else if is_confirmed && c.negated == Some(Side::Source) {
-                    format!("the source says \"{}\"; the answer says {}", c.source_says, claim.trim_end_matches('.'))
-                } else if c.negated == Some(Side::Source) {
-                    format!("the source negates it (\"{}\") and the answer does not; not clearly the same fact", c.source_says)
-                } else if is_confirmed {
-                    format!("the source says {}; the answer says {}", c.source_says, c.claim_says)
-                } else {
-                    format!("the source has {} where the answer has {}; not clearly the same fact", c.source_says, c.claim_says)
-                },
-                probe_entailment: Some(probe_ent),
-            });
+            return r.decision(ClaimRule::CheckConfirmedConflict, ClaimStatus::Contradicted, conf, reports);
         }
-        for m in &f.checks.matched {
-            reports.push(CheckReport {
-                kind: CheckKind::Number,
-                result: CheckResult::Match,
-                answer_says: m.clone(),
-                source_says: m.clone(),
-                message: format!("the source gives {m}"),
-                probe_entailment: None,
-            });
+        let unlinked = r.unlinked();
+        let reports = match r.support(reports, unlinked.clone()) {
+            Ok(decided) => return decided,
+            Err(reports) => reports,
+        };
+        r.not_entailed(reports, unlinked)
+    }
+}
+
+/// What the typed checks' conflicts and the model's probes of them say of a claim.
+struct CheckWeighing {
+    /// One report per conflict whose sentence is part of this evidence.
+    reports: Vec<CheckReport>,
+    /// How sure the surest confirmed conflict is, if any was confirmed.
+    confirmed: Option<f32>,
+    /// A number, date or negation (anything but a name) that a check confirmed otherwise.
+    value_confirmed: bool,
+    /// An opposite the model cannot weigh, or two names in swapped roles: not support.
+    unconfirmed_polarity: bool,
+    unconfirmed_value: bool,
+    /// A value of the claim the evidence plausibly gives otherwise.
+    doubted_value: bool,
+    /// Another name of the same kind in the claim's place that the model entails as readily as the
+    /// claim's own.
+    indistinct_name: bool,
+}
+
+/// Typed checks: a conflict is confirmed when the model reads the claim with the evidence's value as
+/// clearly better entailed than the claim itself.
+fn weigh_checks(f: &ClaimFacts, t: &Thresholds) -> CheckWeighing {
+    let p = f.probs;
+    let mut w = CheckWeighing {
+        reports: Vec::new(),
+        confirmed: None,
+        value_confirmed: false,
+        unconfirmed_polarity: false,
+        unconfirmed_value: false,
+        doubted_value: false,
+        indistinct_name: false,
+    };
+    for (c, probe) in f.checks.conflicts.iter().zip(f.probes) {
+        let Some((probe_ent, claim_ent)) = *probe else { continue };
+        let is_confirmed = conflict_confirmed(c, probe_ent, claim_ent, t);
+        w.value_confirmed |= is_confirmed && c.kind != CheckKind::Name;
+        if is_confirmed {
+            // How sure: the probe's entailment, or the model's own contradiction of the claim when
+            // it is higher (two readings agree); for a negated predicate, that the model does not
+            // entail the claim.
+            let backing = if c.negated == Some(Side::Source) { 1.0 - probe_ent } else { probe_ent };
+            w.confirmed = Some(w.confirmed.unwrap_or(0.0).max(backing).max(p.contradiction));
+        } else if c.kind == CheckKind::Polarity || (c.kind == CheckKind::Name && c.same_role) {
+            // An opposite the model cannot weigh, or two names in swapped roles: not support.
+            w.unconfirmed_polarity = true;
+            // "East Orange is in the Eastern Time Zone" against "… is in the Central Time Zone",
+            // both entailed at 0.88: the model cannot tell two names of one kind apart, so its
+            // entailment of the claim, however clear, says nothing. Names of different kinds
+            // (or the same two swapped) read alike for other reasons: free prose's probes often
+            // differ from the claim in little but the name.
+            w.indistinct_name |= c.kind == CheckKind::Name
+                && checks::same_kind(&c.claim_says, &c.source_says)
+                && probe_ent >= t.probe_entailment
+                && probe_ent >= claim_ent - INDISTINCT_NAME_MARGIN;
+        } else if c.kind != CheckKind::Name {
+            w.unconfirmed_value = true;
+            // The other value plausibly fills the claim's place: the same role, or a probe the
+            // model half believes ("1843" for a death in 1852, when 1843 dates a publication, is not).
+            w.doubted_value |= c.same_role || probe_ent >= t.probe_entailment / 2.0;
         }
-        for m in &f.checks.unmatched {
-            reports.push(CheckReport {
-                kind: CheckKind::Number,
-                result: CheckResult::Absent,
-                answer_says: m.clone(),
-                source_says: String::new(),
-                message: format!("the source does not give {m}"),
-                probe_entailment: None,
-            });
-        }
-        let decision = |rule, status, confidence: f32, checks| Decision {
+        w.reports.push(CheckReport {
+            kind: c.kind,
+            result: if is_confirmed { CheckResult::Mismatch } else { CheckResult::Unconfirmed },
+            answer_says: c.claim_says.clone(),
+            source_says: c.source_says.clone(),
+            message: conflict_message(c, is_confirmed, f.claim.text()),
+            probe_entailment: Some(probe_ent),
+        });
+    }
+    w
+}
+
+/// Whether the model's probe confirms conflict `c`: `probe_ent` is its entailment of the claim with
+/// the evidence's value, `claim_ent` its entailment of the claim itself on the same sentence.
+fn conflict_confirmed(c: &checks::Conflict, probe_ent: f32, claim_ent: f32, t: &Thresholds) -> bool {
+    // A number or date the evidence gives otherwise (the claim's own value appears nowhere in it) is
+    // confirmed by the probe alone: the small model reads past values, so it often entails the claim
+    // too. Names and polarity need the probe clearly ahead of the claim.
+    match c.kind {
+        _ if c.denial => probe_ent >= t.probe_entailment,
+        // The evidence negates the claim's very predicate ("has not adopted the euro" against
+        // "adopted the euro in 2002"): the probe is the claim itself, and the conflict stands unless
+        // the model reads the negating sentence as entailing the claim.
+        CheckKind::Polarity if c.same_role && c.negated == Some(Side::Source) => probe_ent < t.probe_entailment,
+        CheckKind::Number | CheckKind::Date => probe_ent >= t.probe_entailment,
+        // A relation whose two ends the evidence gives swapped word for word ("sailed from New York
+        // to Southampton"): the model reading that as the evidence's is enough, as for values.
+        _ if c.exclusive => probe_ent >= t.probe_entailment,
+        // An opposite word in the same place: the model reads past antonyms as it does past values.
+        CheckKind::Polarity if c.same_role => probe_ent >= t.probe_entailment,
+        _ => probe_ent >= t.probe_entailment && probe_ent - claim_ent >= if c.same_role { t.probe_margin * 0.6 } else { t.probe_margin },
+    }
+}
+
+/// What a conflict's report says, as the two statements when one negates the other.
+fn conflict_message(c: &checks::Conflict, is_confirmed: bool, claim: &str) -> String {
+    if is_confirmed && c.negated == Some(Side::Claim) {
+        // A negation is said as the two statements: "the source says … was open to pedestrians;
+        // the answer says … was never open to pedestrians".
+        format!("the source says {}; the answer says {}", c.probe.trim_end_matches('.'), claim.trim_end_matches('.'))
+    } else if c.negated == Some(Side::Claim) {
+        format!("the answer negates it (\"{}\") and the source does not; not clearly the same fact", c.claim_says)
+    } else if is_confirmed && c.negated == Some(Side::Source) {
+        format!("the source says \"{}\"; the answer says {}", c.source_says, claim.trim_end_matches('.'))
+    } else if c.negated == Some(Side::Source) {
+        format!("the source negates it (\"{}\") and the answer does not; not clearly the same fact", c.source_says)
+    } else if is_confirmed {
+        format!("the source says {}; the answer says {}", c.source_says, c.claim_says)
+    } else {
+        format!("the source has {} where the answer has {}; not clearly the same fact", c.source_says, c.claim_says)
+    }
+}
+
+/// The reports of the claim's values the evidence gives as they are, and of those it does not give.
+fn matched_and_absent(outcome: &CheckOutcome) -> Vec<CheckReport> {
+    let matched = outcome.matched.iter().map(|m| CheckReport {
+        kind: CheckKind::Number,
+        result: CheckResult::Match,
+        answer_says: m.clone(),
+        source_says: m.clone(),
+        message: format!("the source gives {m}"),
+        probe_entailment: None,
+    });
+    let absent = outcome.unmatched.iter().map(|m| CheckReport {
+        kind: CheckKind::Number,
+        result: CheckResult::Absent,
+        answer_says: m.clone(),
+        source_says: String::new(),
+        message: format!("the source does not give {m}"),
+        probe_entailment: None,
+    });
+    matched.chain(absent).collect()
+}
+
+/// One claim as the rules read it: its facts, what the evidence names of it, and its checks weighed.
+struct Reading<'a> {
+    f: &'a ClaimFacts<'a>,
+    t: &'a Thresholds,
+    relevance: f32,
+    coverage: f32,
+    missing_entities: Vec<String>,
+    checks: CheckWeighing,
+}
+
+impl Reading<'_> {
+    fn decision(&self, rule: ClaimRule, status: ClaimStatus, confidence: f32, checks: Vec<CheckReport>) -> Decision {
+        Decision {
             status,
             confidence: confidence.clamp(0.0, 1.0),
             checks,
-            relevance,
-            coverage,
-            missing_entities: missing_entities.clone(),
+            relevance: self.relevance,
+            coverage: self.coverage,
+            missing_entities: self.missing_entities.clone(),
             model_only: false,
             rule,
-        };
-        // A contradiction no value check confirmed, which the four-way head reading this claim alone
-        // all but certainly calls a missing fact (another of many values: "holds membership in World
-        // Bank" against a passage listing other memberships), is missing: the same bar as a
-        // sentence's contradiction made partial (`verdict::combine`). Not when a number or date of the
-        // claim plausibly stands otherwise in the evidence ("served two terms, until 2004" against
-        // "from 1994 to 1999"): the head reads past values as the NLI head does.
-        let head_says_missing =
-            !value_confirmed && !doubted_value && p.four_way.is_some_and(|h| h[1] + h[3] >= t.four_way_contradictory_to_partial);
-        let missing_not_contradicted = |reports| {
-            decision(ClaimRule::HeadReadsMissingNotContradicted, ClaimStatus::Missing, p.four_way.map_or(0.0, |h| h[1] + h[3]), reports)
-        };
-        if let Some(conf) = confirmed {
-            if head_says_missing {
-                return missing_not_contradicted(reports);
-            }
-            return decision(ClaimRule::CheckConfirmedConflict, ClaimStatus::Contradicted, conf, reports);
         }
-        // Two of the claim's names each in the sources, but in passages nothing links: the link the
-        // claim states is not there, whatever the model reads into the passages side by side (a chain
-        // answer without its bridge). A clear entailment stands: prose may link them by a description
-        // the check cannot follow ("the bridge"). Reported on a claim found missing, it also keeps
-        // the four-way head from calling the sentence supported (`verdict::doubts_support`).
-        let unlinked = f.checks.unlinked.as_ref().filter(|_| p.entailment < t.clear_entailment).map(|(a, b)| CheckReport {
+    }
+
+    /// A contradiction no value check confirmed, which the four-way head reading this claim alone all
+    /// but certainly calls a missing fact (another of many values: "holds membership in World Bank"
+    /// against a passage listing other memberships), is missing: the same bar as a sentence's
+    /// contradiction made partial (`verdict::combine`). Not when a number or date of the claim
+    /// plausibly stands otherwise in the evidence ("served two terms, until 2004" against "from 1994
+    /// to 1999"): the head reads past values as the NLI head does.
+    fn head_says_missing(&self) -> bool {
+        let c = &self.checks;
+        !c.value_confirmed
+            && !c.doubted_value
+            && self.f.probs.four_way.is_some_and(|h| h[1] + h[3] >= self.t.four_way_contradictory_to_partial)
+    }
+
+    fn missing_not_contradicted(&self, reports: Vec<CheckReport>) -> Decision {
+        let confidence = self.f.probs.four_way.map_or(0.0, |h| h[1] + h[3]);
+        self.decision(ClaimRule::HeadReadsMissingNotContradicted, ClaimStatus::Missing, confidence, reports)
+    }
+
+    /// Two of the claim's names each in the sources, but in passages nothing links: the link the
+    /// claim states is not there, whatever the model reads into the passages side by side (a chain
+    /// answer without its bridge). A clear entailment stands: prose may link them by a description the
+    /// check cannot follow ("the bridge"). Reported on a claim found missing, it also keeps the
+    /// four-way head from calling the sentence supported (`verdict::doubts_support`).
+    fn unlinked(&self) -> Option<CheckReport> {
+        self.f.checks.unlinked.as_ref().filter(|_| self.f.probs.entailment < self.t.clear_entailment).map(|(a, b)| CheckReport {
             kind: CheckKind::Name,
             result: CheckResult::Absent,
             answer_says: format!("{a} … {b}"),
             source_says: String::new(),
             message: format!("the sources name {a} and {b}, but nothing in them links the two"),
             probe_entailment: None,
-        });
-        let values_ok = f.checks.all_values_match() && !unconfirmed_value;
+        })
+    }
+
+    fn values_ok(&self) -> bool {
+        self.f.checks.all_values_match() && !self.checks.unconfirmed_value
+    }
+
+    /// The model's entailment, weighed by the claim's word coverage when `coverage_power` says so.
+    fn support_level(&self) -> f32 {
+        let (p, t) = (self.f.probs, self.t);
+        if t.coverage_power > 0.0 {
+            p.entailment * self.coverage.powf(t.coverage_power)
+        } else {
+            p.entailment
+        }
+    }
+
+    /// The rules of support (`Entailed`, `UnlinkedNames`, `HeadReadsMissing`): the decision when the
+    /// model or the values state the claim, else the reports back for the rules that follow.
+    fn support(&self, reports: Vec<CheckReport>, unlinked: Option<CheckReport>) -> Result<Decision, Vec<CheckReport>> {
+        let (f, t, p) = (self.f, self.t, self.f.probs);
+        let values_ok = self.values_ok();
         // A number or date of the claim the evidence gives otherwise is never supported.
         let value_conflict = f.checks.conflicts.iter().any(|c| matches!(c.kind, CheckKind::Number | CheckKind::Date));
-        let support = if t.coverage_power > 0.0 { p.entailment * coverage.powf(t.coverage_power) } else { p.entailment };
+        let support = self.support_level();
         // Word coverage guards against a fluent entailment of a claim that says more than the
         // evidence; an abstractive paraphrase the model entails clearly shares few words and is
         // still support.
         let entailed = (support >= t.entailment || p.entailment >= t.clear_entailment) && p.entailment >= p.contradiction;
         // Every value of the claim stated by the evidence, nearly all its words there, and the model
         // not clearly against it: support, though unsure while the model leans to contradiction.
-        let entailed_by_values =
-            values_ok && coverage >= t.values_coverage && p.entailment >= t.values_entailment && p.contradiction < t.strong_contradiction;
+        let entailed_by_values = values_ok
+            && self.coverage >= t.values_coverage
+            && p.entailment >= t.values_entailment
+            && p.contradiction < t.strong_contradiction;
         // An opposite or a swapped name the model could not confirm blocks support unless the model
         // entails the claim clearly (long evidence often names things in ways the checks misread).
-        let blocked = (unconfirmed_polarity && p.entailment < t.clear_entailment) || indistinct_name;
-        if (entailed || entailed_by_values) && !blocked && !value_conflict {
-            let mut status =
-                if t.require_entities && !missing_entities.is_empty() { ClaimStatus::PartiallySupported } else { ClaimStatus::Supported };
-            // A value the evidence does not give is a fact it lacks, however fluent the paraphrase.
-            if !f.checks.unmatched.is_empty() && !values_ok {
-                status = ClaimStatus::Missing;
-            }
-            if t.require_question_subject
-                && status == ClaimStatus::Supported
-                && !question::missing_subjects(claim, f.question, f.evidence).is_empty()
-            {
-                status = ClaimStatus::PartiallySupported;
-            }
-            // Names the sources never link (`unlinked`, above): the link the claim states is not there.
-            if status == ClaimStatus::Supported {
-                if let Some(link) = unlinked.clone() {
-                    let mut reports = reports;
-                    reports.push(link);
-                    return decision(ClaimRule::UnlinkedNames, ClaimStatus::Missing, 1.0 - p.entailment * 0.8, reports);
-                }
-            }
-            // The four-way head, reading this claim alone, says the evidence lacks part of it: an
-            // entailment this weak, with no value of the claim matched, is the NLI head reading past
-            // a missing fact ("has worked as a writer" against a passage that names only his novels).
-            if status == ClaimStatus::Supported
-                && p.entailment < t.clear_entailment
-                && f.checks.matched.is_empty()
-                && head_reads_missing(p, t)
-            {
-                let confidence = p.four_way.map_or(0.0, |h| 1.0 - h[0]);
-                return decision(ClaimRule::HeadReadsMissing, ClaimStatus::Missing, confidence, reports);
-            }
-            // Matching values raise confidence in a support the model gives only weakly; a model
-            // leaning to contradiction keeps it below the unsure level.
-            let mut confidence = if values_ok { (p.entailment + 0.35).max(support) } else { p.entailment };
-            if p.contradiction >= t.contradiction {
-                confidence = confidence.min(t.unsure_below * 0.9);
-            }
-            return decision(ClaimRule::Entailed, status, confidence, reports);
+        let blocked = (self.checks.unconfirmed_polarity && p.entailment < t.clear_entailment) || self.checks.indistinct_name;
+        if !(entailed || entailed_by_values) || blocked || value_conflict {
+            return Err(reports);
         }
-        // A check that found the claim's value or its opposite otherwise in an evidence sentence
-        // found the evidence talking about the same thing, however it names it ("the war" for
-        // "World War I"): such a claim is not unrelated. (Another name is no such sign: any two
-        // passages name different things.)
-        // So is a value with a unit, or a full date, that the evidence states ("13% more productive"
-        // against "a 13 percent performance increase"); a bare year or count is too common to say so.
-        // (Asked only of a claim that reads unrelated: the claim's values are parsed again for it.)
-        let same_topic = || {
-            f.checks.conflicts.iter().any(|c| c.kind != CheckKind::Name)
-                || f.claim.values().iter().any(|v| {
-                    f.checks.matched.contains(&v.text)
-                        && (v.day.is_some() || v.unit.as_deref().is_some_and(|u| !["year", "year_of", "date"].contains(&u)))
-                })
-        };
-        if relevance < t.relevance && !same_topic() {
-            return decision(ClaimRule::Unrelated, ClaimStatus::Unrelated, 1.0 - relevance.max(p.entailment), reports);
+        let mut status =
+            if t.require_entities && !self.missing_entities.is_empty() { ClaimStatus::PartiallySupported } else { ClaimStatus::Supported };
+        // A value the evidence does not give is a fact it lacks, however fluent the paraphrase.
+        if !f.checks.unmatched.is_empty() && !values_ok {
+            status = ClaimStatus::Missing;
+        }
+        if t.require_question_subject
+            && status == ClaimStatus::Supported
+            && !question::missing_subjects(f.claim.text(), f.question, f.evidence).is_empty()
+        {
+            status = ClaimStatus::PartiallySupported;
+        }
+        // Names the sources never link (`unlinked`): the link the claim states is not there.
+        if status == ClaimStatus::Supported {
+            if let Some(link) = unlinked {
+                let mut reports = reports;
+                reports.push(link);
+                return Ok(self.decision(ClaimRule::UnlinkedNames, ClaimStatus::Missing, 1.0 - p.entailment * 0.8, reports));
+            }
+        }
+        // The four-way head, reading this claim alone, says the evidence lacks part of it: an
+        // entailment this weak, with no value of the claim matched, is the NLI head reading past a
+        // missing fact ("has worked as a writer" against a passage that names only his novels).
+        if status == ClaimStatus::Supported && p.entailment < t.clear_entailment && f.checks.matched.is_empty() && head_reads_missing(p, t)
+        {
+            let confidence = p.four_way.map_or(0.0, |h| 1.0 - h[0]);
+            return Ok(self.decision(ClaimRule::HeadReadsMissing, ClaimStatus::Missing, confidence, reports));
+        }
+        // Matching values raise confidence in a support the model gives only weakly; a model leaning
+        // to contradiction keeps it below the unsure level.
+        let mut confidence = if values_ok { (p.entailment + 0.35).max(support) } else { p.entailment };
+        if p.contradiction >= t.contradiction {
+            confidence = confidence.min(t.unsure_below * 0.9);
+        }
+        Ok(self.decision(ClaimRule::Entailed, status, confidence, reports))
+    }
+
+    /// A check that found the claim's value or its opposite otherwise in an evidence sentence found
+    /// the evidence talking about the same thing, however it names it ("the war" for "World War I"):
+    /// such a claim is not unrelated. (Another name is no such sign: any two passages name different
+    /// things.) So is a value with a unit, or a full date, that the evidence states ("13% more
+    /// productive" against "a 13 percent performance increase"); a bare year or count is too common
+    /// to say so.
+    fn same_topic(&self) -> bool {
+        let f = self.f;
+        f.checks.conflicts.iter().any(|c| c.kind != CheckKind::Name)
+            || f.claim.values().iter().any(|v| {
+                f.checks.matched.contains(&v.text)
+                    && (v.day.is_some() || v.unit.as_deref().is_some_and(|u| !["year", "year_of", "date"].contains(&u)))
+            })
+    }
+
+    /// The rules for a claim the model does not entail: unrelated, contradicted (by a checked doubt,
+    /// two heads, three readings, or the model alone), else missing.
+    fn not_entailed(&self, reports: Vec<CheckReport>, unlinked: Option<CheckReport>) -> Decision {
+        let (f, t, p) = (self.f, self.t, self.f.probs);
+        if self.relevance < t.relevance && !self.same_topic() {
+            return self.decision(ClaimRule::Unrelated, ClaimStatus::Unrelated, 1.0 - self.relevance.max(p.entailment), reports);
         }
         // The model alone contradicts only clearly, and less readily when every value matches.
         // Something a check found wrong (a value the evidence plausibly gives otherwise, an opposite)
         // lets the model contradict at the ordinary level; otherwise it must be clear.
         // A value the evidence lacks is a fact it does not give (partial), no doubt of what it says.
-        let checked_doubt = doubted_value || unconfirmed_polarity;
-        if head_says_missing && p.contradiction >= t.contradiction {
-            return missing_not_contradicted(reports);
+        let checked_doubt = self.checks.doubted_value || self.checks.unconfirmed_polarity;
+        if self.head_says_missing() && p.contradiction >= t.contradiction {
+            return self.missing_not_contradicted(reports);
         }
         if checked_doubt && p.contradiction >= t.contradiction {
-            return decision(ClaimRule::CheckedDoubtContradicted, ClaimStatus::Contradicted, p.contradiction, reports);
+            return self.decision(ClaimRule::CheckedDoubtContradicted, ClaimStatus::Contradicted, p.contradiction, reports);
         }
         // The NLI head contradicts clearly and the four-way head, reading the same claim, agrees: two
         // readings of different training behind it, so it is no longer the model's word alone.
         if p.contradiction >= t.claim_head_contradiction_nli && p.four_way.is_some_and(|h| h[2] >= t.claim_head_contradiction) {
-            return decision(ClaimRule::TwoHeadsContradict, ClaimStatus::Contradicted, p.contradiction, reports);
+            return self.decision(ClaimRule::TwoHeadsContradict, ClaimStatus::Contradicted, p.contradiction, reports);
         }
         // Three readings lean the same way: the NLI head contradicts the claim, the four-way head
         // reading the claim alone all but calls it contradictory, and reading the whole sentence it
@@ -347,7 +441,7 @@ impl Decider for RuleDecider {
             if p.contradiction >= t.contradiction
                 && f.sentence_reading.is_some_and(|s| reads_contradictory(s, t.sentence_head_contradiction))
             {
-                return decision(ClaimRule::ThreeReadingsContradict, ClaimStatus::Contradicted, p.contradiction.max(h[2]), reports);
+                return self.decision(ClaimRule::ThreeReadingsContradict, ClaimStatus::Contradicted, p.contradiction.max(h[2]), reports);
             }
         }
         // Every value and name of the claim the evidence states, and nearly all its words: the
@@ -355,18 +449,23 @@ impl Decider for RuleDecider {
         // paraphrase ("Marie Curie was born in Warsaw in 1867" against "Born in Warsaw in 1867,
         // Curie remains …" at 0.91). Painting that claim contradicted would strike through what the
         // source states; it is left unsure and missing.
-        let stated_whole = values_ok && !f.checks.matched.is_empty() && coverage >= t.values_coverage && missing_entities.is_empty();
+        let stated_whole =
+            self.values_ok() && !f.checks.matched.is_empty() && self.coverage >= t.values_coverage && self.missing_entities.is_empty();
         if p.contradiction >= t.strong_contradiction && !stated_whole {
             return Decision {
                 model_only: true,
-                ..decision(ClaimRule::ModelOnlyContradiction, ClaimStatus::Contradicted, p.contradiction, reports)
+                ..self.decision(ClaimRule::ModelOnlyContradiction, ClaimStatus::Contradicted, p.contradiction, reports)
             };
         }
         // Missing: how sure we are that the evidence does not state it.
-        let confidence =
-            if unconfirmed_polarity || p.contradiction >= t.contradiction { 0.4 } else { 1.0 - p.entailment.max(p.contradiction) * 0.8 };
+        let confidence = if self.checks.unconfirmed_polarity || p.contradiction >= t.contradiction {
+            0.4
+        } else {
+            1.0 - p.entailment.max(p.contradiction) * 0.8
+        };
+        let mut reports = reports;
         reports.extend(unlinked);
-        decision(ClaimRule::NotStated, ClaimStatus::Missing, confidence, reports)
+        self.decision(ClaimRule::NotStated, ClaimStatus::Missing, confidence, reports)
     }
 }
 

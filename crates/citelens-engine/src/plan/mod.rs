@@ -107,6 +107,18 @@ pub struct SentencePlan {
     pub abstention: Option<AbstentionCheck>,
 }
 
+/// What every claim of one sentence is read against: its premises' words, their joint reading, the
+/// links between its passages and the evidence sentences its typed checks look in.
+struct SentenceReading {
+    joint_premise: Option<String>,
+    cited_words: Mentions,
+    premise_words: Vec<Mentions>,
+    links: checks::PassageLinks,
+    /// (source position, unit) of every cited evidence sentence, and each analysed.
+    check_sentences: Vec<(usize, usize)>,
+    check_analysed: Vec<Arc<Analysed>>,
+}
+
 impl SentencePlan {
     /// The premise this sentence reads from its cited source at `pos`: a document's chosen
     /// sentences, or the whole source.
@@ -236,78 +248,8 @@ impl Plan {
                 ));
             }
         }
-        let by_id: HashMap<&str, usize> = input.citations.iter().enumerate().map(|(i, c)| (c.id.as_str(), i)).collect();
-        let entity_of = |e: &str| by_id.get(e).copied().or_else(|| input.citations.iter().position(|c| c.entity.as_deref() == Some(e)));
-
         let pieces = segment::sentences(&clean.text);
-        let mut sentences: Vec<SentencePlan> = pieces
-            .iter()
-            .map(|p| SentencePlan {
-                piece: p.clone(),
-                cited: vec![],
-                na: vec![],
-                graph_facts: vec![],
-                claims: vec![],
-                alignment: vec![],
-                whole: None,
-                premises: vec![],
-                views: vec![],
-                abstention: None,
-            })
-            .collect();
-        let mut used = vec![false; input.citations.len()];
-        for m in &clean.markers {
-            let Some(si) = sentence_of(&pieces, m.clean_at) else { continue };
-            let w = &mut sentences[si];
-            let mut cite = |w: &mut SentencePlan, ix: usize| {
-                used[ix] = true;
-                if !w.cited.contains(&ix) {
-                    w.cited.push(ix);
-                }
-            };
-            match &m.kind {
-                MarkerKind::Ids(list) => {
-                    for id in list {
-                        match by_id.get(id.as_str()) {
-                            Some(&ix) => cite(w, ix),
-                            None => findings.push(finding(FindingKind::UnknownMarker, format!("marker [{id}] names no citation"))),
-                        }
-                    }
-                }
-                MarkerKind::NotAvailable => {
-                    let seg = na_segment(&clean, &w.piece, m.clean_at);
-                    w.na.push(seg);
-                }
-                MarkerKind::Graph { entity, facts } => match entity_of(entity) {
-                    Some(ix) => {
-                        cite(w, ix);
-                        for (rel, val) in facts {
-                            w.graph_facts.push((ix, entity.clone(), rel.clone(), val.clone()));
-                        }
-                    }
-                    None => findings.push(finding(
-                        FindingKind::UnknownMarker,
-                        format!("knowledge-graph marker names {entity}, which no citation describes"),
-                    )),
-                },
-            }
-        }
-        // Post-hoc: an answer without markers, given documents, has every sentence checked against
-        // them all.
-        if clean.markers.is_empty() {
-            let documents: Vec<usize> = sources.iter().enumerate().filter(|(_, s)| s.is_document).map(|(i, _)| i).collect();
-            for w in sentences.iter_mut().filter(|w| !clean.text[w.piece.start..w.piece.end].trim().is_empty()) {
-                w.cited = documents.clone();
-            }
-            for &i in &documents {
-                used[i] = true;
-            }
-        }
-        for (i, c) in input.citations.iter().enumerate() {
-            if !used[i] {
-                findings.push(finding(FindingKind::UncitedCitation, format!("citation {:?} is never cited", c.id)));
-            }
-        }
+        let (sentences, used) = cite(input, &clean, &pieces, &sources, &mut findings);
 
         let (chosen, candidates_only, joint_candidates) = match stage {
             DocumentStage::Candidates { joint } => (ChosenEvidence::default(), true, joint),
@@ -347,7 +289,11 @@ impl Plan {
             if abstains {
                 plan.check_abstention(&mut w);
             } else if !w.cited.is_empty() {
-                plan.plan_claims(si, &mut w, claims, retriever, whole, joint_candidates);
+                if plan.candidates_only {
+                    plan.plan_candidates(&mut w, claims, retriever, joint_candidates);
+                } else {
+                    plan.plan_claims(si, &mut w, claims, retriever, whole);
+                }
             }
             plan.sentences.push(w);
         }
@@ -380,58 +326,53 @@ impl Plan {
         w.abstention = Some(abstain::check(&query, &sentences));
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn plan_claims(
-        &mut self,
-        si: usize,
-        w: &mut SentencePlan,
-        claims: Vec<Claim>,
-        retriever: &dyn Retriever,
-        whole: SentencePairs,
-        joint_candidates: bool,
-    ) {
-        if self.candidates_only {
-            for claim in claims {
-                let mut candidates = Vec::new();
-                for (pos, &ix) in w.cited.iter().enumerate() {
-                    if !self.sources[ix].is_document {
-                        continue;
-                    }
-                    // Round one's retriever (BM25 in the engine) over the whole document.
-                    let hits = retriever.retrieve(&self.sources[ix].units, &claim.text, evidence::CANDIDATES);
-                    let units: Vec<(usize, PairId)> =
-                        hits.iter().map(|&u| (u, self.ask(&self.sources[ix].units[u].resolved.clone(), &claim.text))).collect();
-                    let mut top: Vec<usize> = hits.iter().copied().take(evidence::JOINT_CANDIDATES).collect();
-                    top.sort_unstable();
-                    let joint = (joint_candidates && top.len() > 1).then(|| {
-                        let premise = join_passages(&top.iter().map(|&u| self.sources[ix].units[u].resolved.clone()).collect::<Vec<_>>());
-                        (top.clone(), self.ask(&premise, &claim.text))
-                    });
-                    let units_of_source = &self.sources[ix].units;
-                    let coverage = self.coverage.entry(ix).or_insert_with(|| {
-                        evidence::Coverage::new(&units_of_source.iter().map(|u| u.resolved.as_str()).collect::<Vec<_>>())
-                    });
-                    let terms = coverage.claim_terms(&claim.text, &hits);
-                    candidates.push(DocCandidates { pos, units, joint, terms });
+    /// Round one: each claim's candidate evidence sentences in each cited document, and their pairs.
+    fn plan_candidates(&mut self, w: &mut SentencePlan, claims: Vec<Claim>, retriever: &dyn Retriever, joint_candidates: bool) {
+        for claim in claims {
+            let mut candidates = Vec::new();
+            for (pos, &ix) in w.cited.iter().enumerate() {
+                if !self.sources[ix].is_document {
+                    continue;
                 }
-                w.claims.push(ClaimPlan {
-                    analysed: Analysed::new(claim.text.as_str()),
-                    claim,
-                    candidates,
-                    indiv: vec![],
-                    joint: None,
-                    units: vec![],
-                    restated: vec![],
-                    checks: CheckOutcome::default(),
-                    probes: vec![],
+                // Round one's retriever (BM25 in the engine) over the whole document.
+                let hits = retriever.retrieve(&self.sources[ix].units, &claim.text, evidence::CANDIDATES);
+                let units: Vec<(usize, PairId)> =
+                    hits.iter().map(|&u| (u, self.ask(&self.sources[ix].units[u].resolved.clone(), &claim.text))).collect();
+                let mut top: Vec<usize> = hits.iter().copied().take(evidence::JOINT_CANDIDATES).collect();
+                top.sort_unstable();
+                let joint = (joint_candidates && top.len() > 1).then(|| {
+                    let premise = join_passages(&top.iter().map(|&u| self.sources[ix].units[u].resolved.clone()).collect::<Vec<_>>());
+                    (top.clone(), self.ask(&premise, &claim.text))
                 });
+                let units_of_source = &self.sources[ix].units;
+                let coverage = self
+                    .coverage
+                    .entry(ix)
+                    .or_insert_with(|| evidence::Coverage::new(&units_of_source.iter().map(|u| u.resolved.as_str()).collect::<Vec<_>>()));
+                let terms = coverage.claim_terms(&claim.text, &hits);
+                candidates.push(DocCandidates { pos, units, joint, terms });
             }
-            return;
+            w.claims.push(ClaimPlan {
+                analysed: Analysed::new(claim.text.as_str()),
+                claim,
+                candidates,
+                indiv: vec![],
+                joint: None,
+                units: vec![],
+                restated: vec![],
+                checks: CheckOutcome::default(),
+                probes: vec![],
+            });
         }
+    }
+
+    /// Sentence `si`'s claims against its cited evidence (each source alone, together, sentence by
+    /// sentence, and the typed checks' probes), then the whole sentence's and its graph facts' pairs.
+    fn plan_claims(&mut self, si: usize, w: &mut SentencePlan, claims: Vec<Claim>, retriever: &dyn Retriever, whole: SentencePairs) {
         w.views = (0..w.cited.len())
             .map(|pos| self.sources[w.cited[pos]].is_document.then(|| self.chosen.sentence_units(si, claims.len(), pos)))
             .collect();
-        let premises: Vec<String> = w
+        w.premises = w
             .cited
             .iter()
             .zip(&w.views)
@@ -440,95 +381,16 @@ impl Plan {
                 None => premise_for(&self.sources[ix], &w.graph_facts, ix),
             })
             .collect();
-        w.premises = premises.clone();
-        // Read together only when the passages fit one model window: longer ones are read in
-        // windows anyway, which joining would only repeat.
-        let joint_premise =
-            (premises.len() > 1 && premises.iter().map(|p| p.len()).sum::<usize>() <= JOINT_MAX_BYTES).then(|| join_passages(&premises));
-        let cited_words = Mentions::new(&premises.join(" "));
-        let premise_words: Vec<Mentions> = premises.iter().map(|p| Mentions::new(p)).collect();
-        // Each cited passage with its title, for whether the passages link a claim's names.
-        let titled: Vec<String> = w
-            .cited
-            .iter()
-            .zip(&premises)
-            .map(|(&ix, p)| match self.input.citations[ix].title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-                Some(t) => format!("{t}. {p}"),
-                None => p.clone(),
-            })
-            .collect();
-        let links = checks::PassageLinks::new(&titled);
-        // Every cited evidence sentence, as the model reads it, for the typed checks.
-        let mut check_sentences: Vec<(usize, usize)> = Vec::new(); // (source position, unit)
-        for (pos, &ix) in w.cited.iter().enumerate() {
-            match &w.views[pos] {
-                Some(units) => check_sentences.extend(units.iter().map(|&u| (pos, u))),
-                None => check_sentences.extend((0..self.sources[ix].units.len()).map(|u| (pos, u))),
-            }
-        }
-        let check_analysed: Vec<Arc<Analysed>> =
-            check_sentences.iter().map(|&(pos, u)| Arc::clone(&self.sources[w.cited[pos]].units[u].analysed)).collect();
-        let check_refs: Vec<&Analysed> = check_analysed.iter().map(|a| a.as_ref()).collect();
-        let question = self.question.clone();
+        let evidence = self.sentence_reading(w);
         for claim in claims {
-            let analysed = Analysed::new(claim.text.as_str());
-            let indiv = premises.iter().map(|p| self.ask(p, &claim.text)).collect();
-            // The passages read together matter when the claim's facts are spread over them; a
-            // passage that has every word of the claim can state it alone, and the joint reading
-            // (the longest pair there is) is not scored.
-            let words = analysed.content_words();
-            let one_passage_has_all = !words.is_empty() && premise_words.iter().any(|m| words.iter().all(|w| m.contains_word(w)));
-            let joint = joint_premise.as_ref().filter(|_| !one_passage_has_all).map(|p| self.ask(p, &claim.text));
-            let mut restated = Vec::new();
-            if let Some(plain) = question::without_question_descriptors(&claim.text, &question, &cited_words) {
-                for (pos, p) in premises.iter().enumerate() {
-                    restated.push((Some(pos), self.ask(p, &plain)));
-                }
-                if let Some(p) = &joint_premise {
-                    restated.push((None, self.ask(p, &plain)));
-                }
-            }
-            let mut units = Vec::new();
-            for (pos, &ix) in w.cited.iter().enumerate() {
-                // A document's chosen sentences were each read against the claim in round one.
-                let picked = match &w.views[pos] {
-                    Some(units) => units.clone(),
-                    // A short passage is read whole in one window: its best sentence alone is mostly the same text again.
-                    None if whole == SentencePairs::Selected && premises[pos].len() <= UNIT_PAIR_MIN_PASSAGE_BYTES => Vec::new(),
-                    None => retriever.retrieve(&self.sources[ix].units, &claim.text, UNITS_PER_SOURCE),
-                };
-                for u in picked {
-                    let text = self.sources[ix].units[u].resolved.clone();
-                    units.push((pos, u, self.ask(&text, &claim.text)));
-                }
-            }
-            let mut outcome = checks::check(&analysed, &check_refs);
-            outcome.unlinked = links.unlinked(&claim.text);
-            let mut probes = Vec::new();
-            for c in &outcome.conflicts {
-                let (pos, unit) = check_sentences[c.sentence];
-                // The probe is read against the whole passage when it fits one window (the sentence
-                // with the other value may lean on its neighbours: "Apollo 11 … landed on 20 July"),
-                // else against the sentence and the one before it.
-                let src = &self.sources[w.cited[pos]];
-                let premise = if premises[pos].len() <= JOINT_MAX_BYTES {
-                    premises[pos].clone()
-                } else if unit > 0 {
-                    format!("{} {}", src.units[unit - 1].resolved, src.units[unit].resolved)
-                } else {
-                    src.units[unit].resolved.clone()
-                };
-                let original = self.ask(&premise, &claim.text);
-                let probe = self.ask(&premise, &c.probe);
-                probes.push(ProbePlan { probe, original, source_pos: pos, unit });
-            }
-            w.claims.push(ClaimPlan { claim, analysed, candidates: vec![], indiv, joint, units, restated, checks: outcome, probes });
+            let planned = self.plan_claim(w, &evidence, claim, retriever, whole);
+            w.claims.push(planned);
         }
         let sentence_text = w.claims.iter().map(|c| c.claim.text.as_str()).collect::<Vec<_>>().join(" ");
         if whole != SentencePairs::None && !sentence_text.trim().is_empty() {
             let premise = match whole {
-                SentencePairs::Selected => self.sentence_evidence(&w.cited, &w.views, &premises, &sentence_text),
-                _ => join_passages(&premises),
+                SentencePairs::Selected => self.sentence_evidence(&w.cited, &w.views, &w.premises, &sentence_text),
+                _ => join_passages(&w.premises),
             };
             w.whole = Some(self.ask(&premise, &sentence_text));
         }
@@ -537,6 +399,112 @@ impl Plan {
             let id = self.ask(&sentence_text, &kg::verbalize(&subject, &rel, &val));
             w.alignment.push(id);
         }
+    }
+
+    /// What every claim of sentence `w` is read against (its premises are set).
+    fn sentence_reading(&self, w: &SentencePlan) -> SentenceReading {
+        let premises = &w.premises;
+        // Read together only when the passages fit one model window: longer ones are read in
+        // windows anyway, which joining would only repeat.
+        let joint_premise =
+            (premises.len() > 1 && premises.iter().map(|p| p.len()).sum::<usize>() <= JOINT_MAX_BYTES).then(|| join_passages(premises));
+        // Each cited passage with its title, for whether the passages link a claim's names.
+        let titled: Vec<String> = w
+            .cited
+            .iter()
+            .zip(premises)
+            .map(|(&ix, p)| match self.input.citations[ix].title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+                Some(t) => format!("{t}. {p}"),
+                None => p.clone(),
+            })
+            .collect();
+        // Every cited evidence sentence, as the model reads it, for the typed checks.
+        let mut check_sentences: Vec<(usize, usize)> = Vec::new();
+        for (pos, &ix) in w.cited.iter().enumerate() {
+            match &w.views[pos] {
+                Some(units) => check_sentences.extend(units.iter().map(|&u| (pos, u))),
+                None => check_sentences.extend((0..self.sources[ix].units.len()).map(|u| (pos, u))),
+            }
+        }
+        SentenceReading {
+            joint_premise,
+            cited_words: Mentions::new(&premises.join(" ")),
+            premise_words: premises.iter().map(|p| Mentions::new(p)).collect(),
+            links: checks::PassageLinks::new(&titled),
+            check_analysed: check_sentences.iter().map(|&(pos, u)| Arc::clone(&self.sources[w.cited[pos]].units[u].analysed)).collect(),
+            check_sentences,
+        }
+    }
+
+    /// One claim's pairs: each cited source alone, all together (when no one passage has all its
+    /// words), restated without the question's words, its evidence sentences, and its checks' probes.
+    fn plan_claim(
+        &mut self,
+        w: &SentencePlan,
+        ev: &SentenceReading,
+        claim: Claim,
+        retriever: &dyn Retriever,
+        whole: SentencePairs,
+    ) -> ClaimPlan {
+        let premises = &w.premises;
+        let analysed = Analysed::new(claim.text.as_str());
+        let indiv = premises.iter().map(|p| self.ask(p, &claim.text)).collect();
+        // The passages read together matter when the claim's facts are spread over them; a passage
+        // that has every word of the claim can state it alone, and the joint reading (the longest
+        // pair there is) is not scored.
+        let words = analysed.content_words();
+        let one_passage_has_all = !words.is_empty() && ev.premise_words.iter().any(|m| words.iter().all(|w| m.contains_word(w)));
+        let joint = ev.joint_premise.as_ref().filter(|_| !one_passage_has_all).map(|p| self.ask(p, &claim.text));
+        let mut restated = Vec::new();
+        if let Some(plain) = question::without_question_descriptors(&claim.text, &self.question.clone(), &ev.cited_words) {
+            for (pos, p) in premises.iter().enumerate() {
+                restated.push((Some(pos), self.ask(p, &plain)));
+            }
+            if let Some(p) = &ev.joint_premise {
+                restated.push((None, self.ask(p, &plain)));
+            }
+        }
+        let mut units = Vec::new();
+        for (pos, &ix) in w.cited.iter().enumerate() {
+            // A document's chosen sentences were each read against the claim in round one.
+            let picked = match &w.views[pos] {
+                Some(units) => units.clone(),
+                // A short passage is read whole in one window: its best sentence alone is mostly the same text again.
+                None if whole == SentencePairs::Selected && premises[pos].len() <= UNIT_PAIR_MIN_PASSAGE_BYTES => Vec::new(),
+                None => retriever.retrieve(&self.sources[ix].units, &claim.text, UNITS_PER_SOURCE),
+            };
+            for u in picked {
+                let text = self.sources[ix].units[u].resolved.clone();
+                units.push((pos, u, self.ask(&text, &claim.text)));
+            }
+        }
+        let check_refs: Vec<&Analysed> = ev.check_analysed.iter().map(|a| a.as_ref()).collect();
+        let mut outcome = checks::check(&analysed, &check_refs);
+        outcome.unlinked = ev.links.unlinked(&claim.text);
+        let probes = self.plan_probes(w, ev, &claim, &outcome);
+        ClaimPlan { claim, analysed, candidates: vec![], indiv, joint, units, restated, checks: outcome, probes }
+    }
+
+    /// Each conflict's probe, and the claim's own pair on the same evidence. The probe is read against
+    /// the whole passage when it fits one window (the sentence with the other value may lean on its
+    /// neighbours: "Apollo 11 … landed on 20 July"), else against the sentence and the one before it.
+    fn plan_probes(&mut self, w: &SentencePlan, ev: &SentenceReading, claim: &Claim, outcome: &CheckOutcome) -> Vec<ProbePlan> {
+        let mut probes = Vec::new();
+        for c in &outcome.conflicts {
+            let (pos, unit) = ev.check_sentences[c.sentence];
+            let src = &self.sources[w.cited[pos]];
+            let premise = if w.premises[pos].len() <= JOINT_MAX_BYTES {
+                w.premises[pos].clone()
+            } else if unit > 0 {
+                format!("{} {}", src.units[unit - 1].resolved, src.units[unit].resolved)
+            } else {
+                src.units[unit].resolved.clone()
+            };
+            let original = self.ask(&premise, &claim.text);
+            let probe = self.ask(&premise, &c.probe);
+            probes.push(ProbePlan { probe, original, source_pos: pos, unit });
+        }
+        probes
     }
 
     /// The evidence the sentence head reads for a whole sentence: the cited sentences that share the
@@ -652,6 +620,90 @@ impl Plan {
     pub fn known(&self, i: PairId) -> Option<Probs> {
         self.prescored.get(i).copied().flatten()
     }
+}
+
+/// The answer's sentences (`pieces`) with what each cites, by its markers (or, in an answer without
+/// markers, every cited document), and which citations are cited; unknown markers and citations never
+/// cited are findings.
+fn cite(
+    input: &Input,
+    clean: &CleanAnswer,
+    pieces: &[Piece],
+    sources: &[Source],
+    findings: &mut Vec<Finding>,
+) -> (Vec<SentencePlan>, Vec<bool>) {
+    let by_id: HashMap<&str, usize> = input.citations.iter().enumerate().map(|(i, c)| (c.id.as_str(), i)).collect();
+    let entity_of = |e: &str| by_id.get(e).copied().or_else(|| input.citations.iter().position(|c| c.entity.as_deref() == Some(e)));
+
+    let mut sentences: Vec<SentencePlan> = pieces
+        .iter()
+        .map(|p| SentencePlan {
+            piece: p.clone(),
+            cited: vec![],
+            na: vec![],
+            graph_facts: vec![],
+            claims: vec![],
+            alignment: vec![],
+            whole: None,
+            premises: vec![],
+            views: vec![],
+            abstention: None,
+        })
+        .collect();
+    let mut used = vec![false; input.citations.len()];
+    for m in &clean.markers {
+        let Some(si) = sentence_of(pieces, m.clean_at) else { continue };
+        let w = &mut sentences[si];
+        let mut cite = |w: &mut SentencePlan, ix: usize| {
+            used[ix] = true;
+            if !w.cited.contains(&ix) {
+                w.cited.push(ix);
+            }
+        };
+        match &m.kind {
+            MarkerKind::Ids(list) => {
+                for id in list {
+                    match by_id.get(id.as_str()) {
+                        Some(&ix) => cite(w, ix),
+                        None => findings.push(finding(FindingKind::UnknownMarker, format!("marker [{id}] names no citation"))),
+                    }
+                }
+            }
+            MarkerKind::NotAvailable => {
+                let seg = na_segment(clean, &w.piece, m.clean_at);
+                w.na.push(seg);
+            }
+            MarkerKind::Graph { entity, facts } => match entity_of(entity) {
+                Some(ix) => {
+                    cite(w, ix);
+                    for (rel, val) in facts {
+                        w.graph_facts.push((ix, entity.clone(), rel.clone(), val.clone()));
+                    }
+                }
+                None => findings.push(finding(
+                    FindingKind::UnknownMarker,
+                    format!("knowledge-graph marker names {entity}, which no citation describes"),
+                )),
+            },
+        }
+    }
+    // Post-hoc: an answer without markers, given documents, has every sentence checked against
+    // them all.
+    if clean.markers.is_empty() {
+        let documents: Vec<usize> = sources.iter().enumerate().filter(|(_, s)| s.is_document).map(|(i, _)| i).collect();
+        for w in sentences.iter_mut().filter(|w| !clean.text[w.piece.start..w.piece.end].trim().is_empty()) {
+            w.cited = documents.clone();
+        }
+        for &i in &documents {
+            used[i] = true;
+        }
+    }
+    for (i, c) in input.citations.iter().enumerate() {
+        if !used[i] {
+            findings.push(finding(FindingKind::UncitedCitation, format!("citation {:?} is never cited", c.id)));
+        }
+    }
+    (sentences, used)
 }
 
 fn finding(kind: FindingKind, message: String) -> Finding {

@@ -206,167 +206,191 @@ pub(crate) fn token_re() -> &'static Regex {
 
 /// Numbers, years and dates in `text`, in order.
 pub fn values(text: &str) -> Vec<Value> {
-    let toks: Vec<(usize, usize, &str)> = token_re().find_iter(text).map(|m| (m.start(), m.end(), m.as_str())).collect();
+    let toks: Vec<Token> = token_re().find_iter(text).map(|m| (m.start(), m.end(), m.as_str())).collect();
     let mut out: Vec<Value> = Vec::new();
     let mut i = 0;
-    let is_num = |t: &str| t.chars().next().is_some_and(|c| c.is_ascii_digit());
-    let num_of = |t: &str| t.replace(',', "").parse::<f64>().ok();
-    let sig_of = |t: &str| {
-        let digits: String = t.chars().filter(|c| c.is_ascii_digit()).collect();
-        let trimmed = if t.contains('.') {
-            digits.trim_start_matches('0').to_string()
-        } else {
-            digits.trim_start_matches('0').trim_end_matches('0').to_string()
-        };
-        trimmed.len().max(1) as u32
-    };
-    let approx_before = |at: usize| {
-        let before = text[..at].to_lowercase();
-        let before = before.trim_end();
-        APPROX.iter().any(|a| before.ends_with(a))
-    };
     while i < toks.len() {
-        let (s, e, t) = toks[i];
-        // "the 2018–19 season": the two digits end the year's span, they count nothing.
-        if is_num(t)
-            && t.len() == 2
-            && i > 0
-            && toks[i - 1].2.len() == 4
-            && is_num(toks[i - 1].2)
-            && ["-", "–", "/"].contains(&&text[toks[i - 1].1..s])
-        {
+        if counts_nothing(text, &toks, i) {
             i += 1;
             continue;
         }
-        // "C3", "KDM4", "M2": digits joined to letters before them are part of a name, not a value.
-        if is_num(t) && text[..s].chars().next_back().is_some_and(char::is_alphabetic) {
-            i += 1;
+        if let Some((v, next)) = date_at(text, &toks, i) {
+            // "24 May 1883": the day read before as a number is the date's.
+            if v.start != toks[i].0 {
+                out.retain(|o| o.start != v.start);
+            }
+            out.push(v);
+            i = next;
             continue;
         }
-        // Dates: "24 May 1883", "May 24, 1883", "May 1883", "May 24".
-        if let Some(m) = month_of(t).filter(|_| t.chars().next().is_some_and(char::is_uppercase)) {
-            let day_before = (i > 0 && is_num(toks[i - 1].2) && toks[i - 1].2.len() <= 2 && text[toks[i - 1].1..s].trim().is_empty())
-                .then(|| toks[i - 1].2.parse::<u32>().ok())
-                .flatten()
-                .filter(|d| (1..=31).contains(d));
-            let mut end = e;
-            let mut day = None;
-            let mut year = None;
-            let mut j = i + 1;
-            if day_before.is_none() && j < toks.len() && is_num(toks[j].2) && toks[j].2.len() <= 2 && text[e..toks[j].0].trim().is_empty() {
-                day = toks[j].2.parse::<u32>().ok().filter(|d| (1..=31).contains(d));
-                if day.is_some() {
-                    end = toks[j].1;
-                    j += 1;
-                }
+        match quantity_at(text, &toks, i) {
+            Some((v, next)) => {
+                out.extend(v);
+                i = next;
             }
-            if j < toks.len() && is_num(toks[j].2) && toks[j].2.len() == 4 && text[end..toks[j].0].trim_matches([' ', ',']).is_empty() {
-                year = toks[j].2.parse::<i32>().ok();
-                end = toks[j].1;
-                j += 1;
-            }
-            let start = if day_before.is_some() { toks[i - 1].0 } else { s };
-            let day = day_before.or(day);
-            if day.is_some() || year.is_some() {
-                if day_before.is_some() {
-                    out.retain(|v| v.start != start);
-                }
-                out.push(Value {
-                    text: text[start..end].to_string(),
-                    start,
-                    end,
-                    number: year.unwrap_or(0) as f64,
-                    unit: Some("date".into()),
-                    scale: 1.0,
-                    significant: 4,
-                    approximate: false,
-                    day,
-                    month: Some(m),
-                    year,
-                    in_name: false,
-                });
-                i = j;
-                continue;
-            }
+            None => i += 1,
         }
-        let word_number = NUMBER_WORDS.iter().find(|(w, _)| *w == t.to_lowercase()).map(|(_, n)| *n);
-        if let Some(mut n) = if is_num(t) { num_of(t) } else { word_number } {
-            // A number word must count something ("seven million votes", "six hours"), not be a pronoun ("one of").
-            let mut end = e;
-            let mut j = i + 1;
-            while j < toks.len() {
-                let w = toks[j].2.to_lowercase();
-                let mult = match w.as_str() {
-                    "million" => 1e6,
-                    "billion" => 1e9,
-                    "thousand" => 1e3,
-                    "hundred" if !is_num(t) || n < 100.0 => 100.0,
-                    _ => break,
-                };
-                n *= mult;
-                end = toks[j].1;
-                j += 1;
-            }
-            let next = toks.get(j).map(|x| x.2).unwrap_or("");
-            let after_next = toks.get(j + 1).map(|x| x.2).unwrap_or("");
-            let plain_year = is_num(t) && t.len() == 4 && !t.contains(',') && (1000.0..=2100.0).contains(&n) && end == e;
-            let unit = unit_of(next, after_next)
-                .filter(|_| toks.get(j).is_some_and(|x| text[end..x.0].trim().is_empty() || text[end..x.0].trim() == "-"));
-            if plain_year && unit.is_none() {
-                out.push(Value {
-                    text: t.to_string(),
-                    start: s,
-                    end: e,
-                    number: n,
-                    unit: Some("year_of".into()),
-                    scale: 1.0,
-                    significant: 4,
-                    approximate: false,
-                    day: None,
-                    month: None,
-                    year: Some(n as i32),
-                    in_name: toks
-                        .get(i + 1)
-                        .is_some_and(|x| x.2.chars().next().is_some_and(char::is_uppercase) && text[e..x.0].trim().is_empty()),
-                });
-                i += 1;
-                continue;
-            }
-            if !is_num(t) && unit.is_none() && end == e {
-                i += 1; // "one of the", "half of": not a quantity
-                continue;
-            }
-            let (unit_name, scale, end) = match unit {
-                Some((u, two)) => {
-                    let k = if two { j + 1 } else { j };
-                    let scale = UNITS.iter().find(|(name, _, _)| *name == u).map(|(_, _, s)| *s).unwrap_or(1.0);
-                    (Some(u.to_string()), scale, toks[k].1)
-                }
-                // The counted noun stands in for a unit ("306 electoral votes" vs "232 floors").
-                None => (counted_noun(&toks, j), 1.0, end),
-            };
-            // "the 1903 Nobel Prize": a year used as a modifier is still a year.
-            let significant = if is_num(t) { sig_of(t) } else { 1 };
-            out.push(Value {
-                text: text[s..end].to_string(),
-                start: s,
-                end,
-                number: n,
-                unit: unit_name,
-                scale,
-                significant,
-                approximate: approx_before(s),
-                day: None,
-                month: None,
-                year: None,
-                in_name: false,
-            });
-            i = toks.iter().position(|x| x.0 >= end).unwrap_or(toks.len());
-            continue;
-        }
-        i += 1;
     }
     out
+}
+
+/// A token of `values`' text: (start, end, text).
+type Token<'a> = (usize, usize, &'a str);
+
+fn is_num(t: &str) -> bool {
+    t.chars().next().is_some_and(|c| c.is_ascii_digit())
+}
+
+/// Significant digits of a written number ("1,200" → 2, "1.50" → 3).
+fn significant_digits(t: &str) -> u32 {
+    let digits: String = t.chars().filter(|c| c.is_ascii_digit()).collect();
+    let trimmed = if t.contains('.') {
+        digits.trim_start_matches('0').to_string()
+    } else {
+        digits.trim_start_matches('0').trim_end_matches('0').to_string()
+    };
+    trimmed.len().max(1) as u32
+}
+
+/// A word of `APPROX` ("about", "nearly") stands right before byte `at`.
+fn approx_before(text: &str, at: usize) -> bool {
+    let before = text[..at].to_lowercase();
+    let before = before.trim_end();
+    APPROX.iter().any(|a| before.ends_with(a))
+}
+
+/// Digits at token `i` that are no value: a year span's second half ("the 2018–19 season"), or
+/// digits joined to letters before them, part of a name ("C3", "KDM4", "M2").
+fn counts_nothing(text: &str, toks: &[Token], i: usize) -> bool {
+    let (s, _, t) = toks[i];
+    if !is_num(t) {
+        return false;
+    }
+    let year_span_end =
+        t.len() == 2 && i > 0 && toks[i - 1].2.len() == 4 && is_num(toks[i - 1].2) && ["-", "–", "/"].contains(&&text[toks[i - 1].1..s]);
+    year_span_end || text[..s].chars().next_back().is_some_and(char::is_alphabetic)
+}
+
+/// A date at token `i` (a capitalised month name): "24 May 1883", "May 24, 1883", "May 1883",
+/// "May 24"; with the index of the token after it. A month without day or year is no date.
+fn date_at(text: &str, toks: &[Token], i: usize) -> Option<(Value, usize)> {
+    let (s, e, t) = toks[i];
+    let m = month_of(t).filter(|_| t.chars().next().is_some_and(char::is_uppercase))?;
+    let day_before = (i > 0 && is_num(toks[i - 1].2) && toks[i - 1].2.len() <= 2 && text[toks[i - 1].1..s].trim().is_empty())
+        .then(|| toks[i - 1].2.parse::<u32>().ok())
+        .flatten()
+        .filter(|d| (1..=31).contains(d));
+    let mut end = e;
+    let mut day = None;
+    let mut year = None;
+    let mut j = i + 1;
+    if day_before.is_none() && j < toks.len() && is_num(toks[j].2) && toks[j].2.len() <= 2 && text[e..toks[j].0].trim().is_empty() {
+        day = toks[j].2.parse::<u32>().ok().filter(|d| (1..=31).contains(d));
+        if day.is_some() {
+            end = toks[j].1;
+            j += 1;
+        }
+    }
+    if j < toks.len() && is_num(toks[j].2) && toks[j].2.len() == 4 && text[end..toks[j].0].trim_matches([' ', ',']).is_empty() {
+        year = toks[j].2.parse::<i32>().ok();
+        end = toks[j].1;
+        j += 1;
+    }
+    let start = if day_before.is_some() { toks[i - 1].0 } else { s };
+    let day = day_before.or(day);
+    if day.is_none() && year.is_none() {
+        return None;
+    }
+    let value = Value {
+        text: text[start..end].to_string(),
+        start,
+        end,
+        number: year.unwrap_or(0) as f64,
+        unit: Some("date".into()),
+        scale: 1.0,
+        significant: 4,
+        approximate: false,
+        day,
+        month: Some(m),
+        year,
+        in_name: false,
+    };
+    Some((value, j))
+}
+
+/// A number at token `i` (digits, or a number word that counts something: "seven million votes",
+/// "six hours"), with its multipliers and unit, and the index of the token after it; `None` when the
+/// token is no number, `Some((None, _))` for a number word that counts nothing ("one of the").
+fn quantity_at(text: &str, toks: &[Token], i: usize) -> Option<(Option<Value>, usize)> {
+    let (s, e, t) = toks[i];
+    let word_number = NUMBER_WORDS.iter().find(|(w, _)| *w == t.to_lowercase()).map(|(_, n)| *n);
+    let mut n = if is_num(t) { t.replace(',', "").parse::<f64>().ok() } else { word_number }?;
+    let mut end = e;
+    let mut j = i + 1;
+    while j < toks.len() {
+        let w = toks[j].2.to_lowercase();
+        let mult = match w.as_str() {
+            "million" => 1e6,
+            "billion" => 1e9,
+            "thousand" => 1e3,
+            "hundred" if !is_num(t) || n < 100.0 => 100.0,
+            _ => break,
+        };
+        n *= mult;
+        end = toks[j].1;
+        j += 1;
+    }
+    let next = toks.get(j).map(|x| x.2).unwrap_or("");
+    let after_next = toks.get(j + 1).map(|x| x.2).unwrap_or("");
+    let plain_year = is_num(t) && t.len() == 4 && !t.contains(',') && (1000.0..=2100.0).contains(&n) && end == e;
+    let unit =
+        unit_of(next, after_next).filter(|_| toks.get(j).is_some_and(|x| text[end..x.0].trim().is_empty() || text[end..x.0].trim() == "-"));
+    if plain_year && unit.is_none() {
+        let value = Value {
+            text: t.to_string(),
+            start: s,
+            end: e,
+            number: n,
+            unit: Some("year_of".into()),
+            scale: 1.0,
+            significant: 4,
+            approximate: false,
+            day: None,
+            month: None,
+            year: Some(n as i32),
+            in_name: toks.get(i + 1).is_some_and(|x| x.2.chars().next().is_some_and(char::is_uppercase) && text[e..x.0].trim().is_empty()),
+        };
+        return Some((Some(value), i + 1));
+    }
+    if !is_num(t) && unit.is_none() && end == e {
+        return Some((None, i + 1)); // "one of the", "half of": not a quantity
+    }
+    let (unit_name, scale, end) = match unit {
+        Some((u, two)) => {
+            let k = if two { j + 1 } else { j };
+            let scale = UNITS.iter().find(|(name, _, _)| *name == u).map(|(_, _, s)| *s).unwrap_or(1.0);
+            (Some(u.to_string()), scale, toks[k].1)
+        }
+        // The counted noun stands in for a unit ("306 electoral votes" vs "232 floors").
+        None => (counted_noun(toks, j), 1.0, end),
+    };
+    // "the 1903 Nobel Prize": a year used as a modifier is still a year.
+    let significant = if is_num(t) { significant_digits(t) } else { 1 };
+    let value = Value {
+        text: text[s..end].to_string(),
+        start: s,
+        end,
+        number: n,
+        unit: unit_name,
+        scale,
+        significant,
+        approximate: approx_before(text, s),
+        day: None,
+        month: None,
+        year: None,
+        in_name: false,
+    };
+    Some((Some(value), toks.iter().position(|x| x.0 >= end).unwrap_or(toks.len())))
 }
 
 /// The noun a bare number counts ("306 electoral votes" → "vote"), normalised, as its unit.

@@ -484,9 +484,17 @@ impl Draft {
 
 /// Relative and appositive clauses, then coordinated clauses and verb phrases.
 fn split_clauses(text: &str, draft: Draft) -> Vec<Draft> {
+    if let Some(out) = split_relative_clause(text, &draft) {
+        return out;
+    }
+    split_coordination(text, draft)
+}
+
+/// Rule 2: ", who …" / ", which …" / ", a Sherpa from Nepal," after a name: the main clause (split
+/// further) and the relative clause or appositive as a claim of its own about the name.
+fn split_relative_clause(text: &str, draft: &Draft) -> Option<Vec<Draft>> {
     let p = draft.parts[0].clone();
     let s = &text[p.start..p.end];
-    // Rule 2: ", who …" / ", which …" / ", a Sherpa from Nepal," after a name.
     for e in entities::extract(s) {
         let after = &s[e.end..];
         let Some(rest) = after.strip_prefix(", ") else { continue };
@@ -522,9 +530,16 @@ fn split_clauses(text: &str, draft: Draft) -> Vec<Draft> {
         // The main clause may split further; the relative clause stays one claim.
         let mut out = if main.parts.len() == 1 { split_clauses(text, main) } else { vec![main] };
         out.push(clause);
-        return out;
+        return Some(out);
     }
-    // Rule 3: "… and was Y", "… and it was Y", "… and Ballmer replaced him", "…, but …".
+    None
+}
+
+/// Rule 3: "… and was Y", "… and it was Y", "… and Ballmer replaced him", "…, but …": two clauses,
+/// each split further, the second given the first's subject where it has none of its own.
+fn split_coordination(text: &str, draft: Draft) -> Vec<Draft> {
+    let p = draft.parts[0].clone();
+    let s = &text[p.start..p.end];
     let ws = words(s);
     // A verb phrase split off with its subject carried as a prefix opens with its verb ("was born in
     // Flushing, and Flushing has …"): its first word is no subject to skip.
@@ -557,22 +572,7 @@ fn split_clauses(text: &str, draft: Draft) -> Vec<Draft> {
         let before = s[..left_end].trim_end();
         left_end = before.trim_end_matches(',').len();
         let own_subject = SUBJECT_PRONOUNS.contains(&ws[j].2) && ws.get(j + 1).is_some_and(|x| is_verb(x.2) || ADVERBS.contains(&x.2));
-        let named_subject = !own_subject && {
-            let rest = &s[ws[j].0..];
-            // The name may open with an article the name finder leaves out ("The Polar Express was …").
-            let opens = |e: &entities::Entity| e.start == 0 || matches!(&rest[..e.start], "The " | "the ");
-            entities::extract(rest).first().is_some_and(|e| {
-                // A title named whole twice is one name: its end is the title's.
-                let e_end = titles.iter().find(|t| t.start == ws[j].0 + e.start).map_or(e.end, |t| t.end - ws[j].0);
-                opens(e)
-                    && match (words(&rest[..e_end]).last(), words(&rest[e_end..]).first()) {
-                        (_, Some(next)) if is_verb(next.2) => true,
-                        // The same present-tense test as for a sentence's first verb, on the name's last word.
-                        (Some(&name_end), Some(&next)) => is_present_verb_after_name(&[name_end, next], 1),
-                        _ => false,
-                    }
-            })
-        };
+        let named_subject = !own_subject && named_subject_at(&s[ws[j].0..], ws[j].0, &titles);
         // The first clause's verb again opens a parallel verb phrase of the same subject ("counts
         // Sigmund Freud as an influence and counts Thomas Mann as one"), listed or not.
         let shared_subject = !comma && !own_subject && !named_subject && (is_verb(ws[j].2) || ws[j].2 == ws[verb].2);
@@ -586,11 +586,7 @@ fn split_clauses(text: &str, draft: Draft) -> Vec<Draft> {
         }
         let right_start = p.start + ws[first].0;
         let mut right = Draft { parts: vec![Piece { start: right_start, end: p.end }], replace: None, prefix: None };
-        let subject = {
-            let t = left.text(text);
-            let tw = words(&t);
-            first_verb(&tw).map(|v| t[..tw[v].0].trim().to_string()).filter(|x| !x.is_empty())
-        };
+        let subject = subject_of(&left.text(text));
         if own_subject {
             // "and it was …": "it" is the first clause's subject, or that subject's owner when the
             // subject is a possessive ("Its main span is 486 metres and it was the longest …": the
@@ -615,6 +611,30 @@ fn split_clauses(text: &str, draft: Draft) -> Vec<Draft> {
         return out;
     }
     vec![draft]
+}
+
+/// A name opens `rest` (which starts at byte `offset` of the clause; an article may stand before it)
+/// and a verb follows it: the subject of a clause of its own ("…, Germany includes Hamburg").
+fn named_subject_at(rest: &str, offset: usize, titles: &[Piece]) -> bool {
+    // The name may open with an article the name finder leaves out ("The Polar Express was …").
+    let opens = |e: &entities::Entity| e.start == 0 || matches!(&rest[..e.start], "The " | "the ");
+    entities::extract(rest).first().is_some_and(|e| {
+        // A title named whole twice is one name: its end is the title's.
+        let e_end = titles.iter().find(|t| t.start == offset + e.start).map_or(e.end, |t| t.end - offset);
+        opens(e)
+            && match (words(&rest[..e_end]).last(), words(&rest[e_end..]).first()) {
+                (_, Some(next)) if is_verb(next.2) => true,
+                // The same present-tense test as for a sentence's first verb, on the name's last word.
+                (Some(&name_end), Some(&next)) => is_present_verb_after_name(&[name_end, next], 1),
+                _ => false,
+            }
+    })
+}
+
+/// The words of a clause before its first verb: its subject.
+fn subject_of(clause: &str) -> Option<String> {
+    let tw = words(clause);
+    first_verb(&tw).map(|v| clause[..tw[v].0].trim().to_string()).filter(|x| !x.is_empty())
 }
 
 /// Whether byte `at` of `s` lies inside a quotation ("…", “…”, ‘…’ or '…'). An apostrophe opens a

@@ -114,3 +114,21 @@ fn found_without_configuration_from_another_directory() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// The README's second command: the example shipped in the repository, verified from the terminal.
+#[test]
+fn the_shipped_example_verifies_from_the_terminal() {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/brooklyn-bridge.json");
+    let out = citelens().args(["verify", "--input", example, "--format", "pretty"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("overall: "), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("sentence ")).count(), 4, "{text}");
+    // The example is the suite's first case: the two stay the same answer.
+    let fixture = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/cases.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(fixture.lines().next().unwrap()).unwrap();
+    let shipped: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(example).unwrap()).unwrap();
+    for key in ["question", "answer", "citations"] {
+        assert_eq!(first[key], shipped[key], "examples/brooklyn-bridge.json and the suite's first case differ in {key}");
+    }
+}

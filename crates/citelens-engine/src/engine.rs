@@ -4,11 +4,13 @@
 //! `Decisions`; `report_with` (assemble/) formats them as the report.
 
 use crate::assemble::report_with;
+use crate::decide::answer::{decide, Decisions};
 use crate::decide::combiner::Combiner;
-use crate::decide::{self, Decisions, RuleDecider};
+use crate::decide::RuleDecider;
 use crate::error::Result;
 use crate::plan::Plan;
-use crate::score::{self, ScoreTable, Scorer, Scores};
+use crate::score::rounds::{final_plan, round_one, round_two};
+use crate::score::{ScoreTable, Scorer, Scores};
 use crate::thresholds::Thresholds;
 use citelens_types::input::{Caps, Input};
 use citelens_types::report::Report;
@@ -38,19 +40,19 @@ impl<S: Scorer> Engine<S> {
     /// this scores round one here (each claim's BM25 candidates, see `score::rounds`) and plans round
     /// two on the evidence chosen; round one's answers come with the plan and are not asked again.
     pub fn plan(&self, input: &Input) -> Result<Plan> {
-        score::final_plan(input, &self.caps, &self.thresholds, &self.scorer)
+        final_plan(input, &self.caps, &self.thresholds, &self.scorer)
     }
 
     /// Round one of a verification with long documents (`score::round_one`), to be scored by this
     /// engine's scorer or elsewhere (the browser's worker pool). `None` when no citation is a document.
     pub fn round_one(&self, input: &Input) -> Result<Option<Plan>> {
-        score::round_one(input, &self.caps, &self.scorer)
+        round_one(input, &self.caps, &self.scorer)
     }
 
     /// Round two: the plan that reads each claim against the evidence chosen from round one's `scores`
     /// (`score::round_two`).
     pub fn round_two(&self, input: &Input, first: &Plan, scores: &Scores) -> Result<Plan> {
-        score::round_two(input, &self.caps, &self.thresholds, &self.scorer, first, scores)
+        round_two(input, &self.caps, &self.thresholds, &self.scorer, first, scores)
     }
 
     pub fn verify(&self, input: &Input) -> Result<Report> {
@@ -75,7 +77,7 @@ impl<S: Scorer> Engine<S> {
     /// combiner.
     pub fn decide(&self, plan: &Plan, scores: &Scores, upto: usize) -> Decisions {
         let decider = RuleDecider { thresholds: self.thresholds };
-        decide::decide(plan, scores, upto, &decider, self.combiner.as_ref())
+        decide(plan, scores, upto, &decider, self.combiner.as_ref())
     }
 
     /// The report of the first `upto` sentences of the plan (all of them for the full report).

@@ -4,7 +4,7 @@
 //! `sentence`, `answer`) and the reasoning the citations need (`complexity`). What it decides is one
 //! `Decisions` value, which the report stage only formats.
 
-mod answer;
+pub mod answer;
 mod claim;
 mod claim_report;
 pub mod combiner;

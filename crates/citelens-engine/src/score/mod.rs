@@ -2,7 +2,7 @@
 //! where it is answered (the shipped model in-process, or a worker), and unit tests can use a double;
 //! the plan's answers (`Scores`), and the two rounds of a verification with long documents (`rounds`).
 
-mod rounds;
+pub mod rounds;
 mod scores;
 
 use std::collections::HashMap;

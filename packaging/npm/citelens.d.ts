@@ -34,7 +34,7 @@ export type CheckResult = "match" | "absent" | "mismatch" | "unconfirmed";
 export type NodeKind = "answer" | "citation" | "entity" | "bridge";
 export type EdgeKind = "supports" | "partially_supports" | "contradicts" | "cited" | "mentions" | "leads_to" | "names";
 export type FindingKind =
-  | "unknown_marker" | "uncited_citation" | "empty_answer" | "uncited_sentence" | "empty_citation" | "truncated" | "abstention" | "four_way";
+  | "unknown_marker" | "uncited_citation" | "empty_answer" | "uncited_sentence" | "empty_citation" | "truncated" | "abstention" | "four_way" | "not_scored";
 
 /** The NLI model's probabilities for one (evidence, claim) pair. */
 export interface Probs {

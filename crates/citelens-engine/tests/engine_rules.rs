@@ -213,7 +213,8 @@ fn pairs_scored_elsewhere_give_the_same_report() {
     assert_eq!(serde_json::to_value(&split).unwrap(), serde_json::to_value(e.verify(&input).unwrap()).unwrap());
     // A pair missing from the table is reported, not a crash.
     let partial = e.verify_with_scores(&input, &Default::default()).unwrap();
-    assert!(partial.findings.iter().any(|f| f.kind == FindingKind::Truncated), "{:?}", partial.findings);
+    assert!(partial.findings.iter().any(|f| f.kind == FindingKind::NotScored), "{:?}", partial.findings);
+    assert!(!partial.findings.iter().any(|f| f.kind == FindingKind::Truncated), "nothing was refused: {:?}", partial.findings);
 }
 
 #[test]

@@ -183,3 +183,22 @@ fn round_one_pairs_missing_from_the_table_count_as_neutral_and_are_a_finding() {
     let r = e.report(&plan, &scores, plan.sentences.len());
     assert!(r.findings.iter().any(|f| f.kind == FindingKind::Truncated && f.message.contains("could not be scored")), "{:?}", r.findings);
 }
+
+/// `citelens bench --tune` plans and scores each example once and decides again at each grid point:
+/// the thresholds it varies must not change a plan, documents' evidence choice included.
+#[test]
+fn the_tuned_thresholds_leave_the_plan_as_it_is() {
+    let doc = article(40);
+    let rules = vec![("founded in 1887", "founded in 1887", ENT), ("geologist", "geologist", CON)];
+    let inp = input("The museum was founded in 1887. Its first director was a geologist.", &doc);
+    let default = engine(rules.clone());
+    let mut tuned = engine(rules);
+    tuned.thresholds.entailment = 0.9;
+    tuned.thresholds.require_entities = !default.thresholds.require_entities;
+    tuned.thresholds.coverage_power = 2.0;
+    assert_eq!(default.pairs_needed(&inp).unwrap(), tuned.pairs_needed(&inp).unwrap());
+    // Deciding again over one plan gives what verifying afresh gives.
+    let plan = default.plan(&inp).unwrap();
+    let scores = citelens_engine::Scores::all(&plan, &default.scorer);
+    assert_eq!(tuned.report(&plan, &scores, plan.sentences.len()), tuned.verify(&inp).unwrap());
+}

@@ -408,12 +408,14 @@ pub enum FindingKind {
     UncitedSentence,
     /// A citation with no text, document or triples.
     EmptyCitation,
-    /// Something was cut to fit a cap or could not be scored.
+    /// Something was cut to fit a cap, or the model refused pairs (they count as neutral).
     Truncated,
     /// A sentence abstains; what its check found.
     Abstention,
     /// The four-way head's reading, where it disagreed with the rules.
     FourWay,
+    /// Pairs nobody scored (a table of answers computed elsewhere lacks them): they count as neutral.
+    NotScored,
 }
 
 /// The JSON names of the enums that stand for what were strings, for text output (`Display`).
@@ -462,6 +464,7 @@ json_names! {
         Truncated => "truncated",
         Abstention => "abstention",
         FourWay => "four_way",
+        NotScored => "not_scored",
     }
 }
 

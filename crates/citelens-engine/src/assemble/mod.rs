@@ -9,7 +9,7 @@ mod spans;
 
 use crate::decide::{Decisions, SentenceDecision};
 use crate::plan::{Plan, SentencePlan};
-use crate::score::Scores;
+use crate::score::{ScoreError, Scores};
 use citelens_types::report::*;
 
 use spans::Labels;
@@ -19,12 +19,7 @@ use spans::Labels;
 pub fn report_with(plan: &Plan, scores: &Scores, decisions: &Decisions, model: String) -> Report {
     let clean = &plan.clean;
     let mut findings = plan.findings.clone();
-    if let Some(e) = scores.errors.first() {
-        findings.push(Finding {
-            kind: FindingKind::Truncated,
-            message: format!("{} pair(s) could not be scored and count as neutral: {e}", scores.errors.len()),
-        });
-    }
+    findings.extend(unscored(scores));
     let mut labels = Labels::new(clean.text.len());
     let mut all_claims: Vec<ClaimReport> = Vec::new();
     let mut sentences = Vec::new();
@@ -66,6 +61,26 @@ pub fn report_with(plan: &Plan, scores: &Scores, decisions: &Decisions, model: S
         findings,
         pairs_scored: plan.pairs_read(),
     }
+}
+
+/// What is said of pairs without an answer: those the model refused, and those nobody scored (a
+/// partial table of answers computed elsewhere, which a streaming UI drops until the last step).
+fn unscored(scores: &Scores) -> Vec<Finding> {
+    let (not_scored, refused): (Vec<&ScoreError>, Vec<&ScoreError>) = scores.errors.iter().partition(|e| **e == ScoreError::NotScored);
+    let mut out = Vec::new();
+    if let Some(e) = refused.first() {
+        out.push(Finding {
+            kind: FindingKind::Truncated,
+            message: format!("{} pair(s) could not be scored and count as neutral: {e}", refused.len()),
+        });
+    }
+    if !not_scored.is_empty() {
+        out.push(Finding {
+            kind: FindingKind::NotScored,
+            message: format!("{} pair(s) were not scored and count as neutral", not_scored.len()),
+        });
+    }
+    out
 }
 
 /// What is said of a sentence with nothing to verify: it abstains, or it cites nothing.

@@ -1,13 +1,13 @@
 //! `citelens bench`: run the engine over a labelled data set and print the papers' tables.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use citelens_engine::{Caps, Category, ComplexityType, Engine, Plan, Probs, Report, ScoreError, Scorer, Scores as PairScores};
+use citelens_engine::{Cached, Caps, Category, ComplexityType, Engine, Plan, Probs, Report, ScoreError, Scorer, Scores as PairScores};
+
+use crate::timed::Timed;
 use citelens_nli::NliModel;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -76,96 +76,52 @@ pub struct BenchArgs {
     skip: usize,
 }
 
-/// Remembers every pair it scored, so a threshold sweep asks the model once.
-struct CachedScorer {
-    model: NliModel,
-    cache: RefCell<HashMap<(String, String), Result<Probs, ScoreError>>>,
-    scored: RefCell<usize>,
-    seconds: RefCell<f64>,
+/// The model, timed, behind the engine's score cache: a threshold sweep asks it once per pair, and
+/// `--score-cache` keeps its answers between runs.
+type CachedScorer = Cached<Timed<NliModel>>;
+
+/// The model `--model` names (or the shipped one), with the answers of `--score-cache` loaded.
+fn open_scorer(args: &BenchArgs) -> anyhow::Result<CachedScorer> {
+    let model = crate::setup::load_model(args.model.clone())?;
+    let scorer = Cached::new(Timed::new(model));
+    if let Some(path) = &args.score_cache {
+        let n = load_answers(&scorer, path)?;
+        if n > 0 {
+            eprintln!("{n} pair scores from {} (not counted in pairs per second)", path.display());
+        }
+    }
+    Ok(scorer)
 }
 
-impl Scorer for CachedScorer {
-    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, ScoreError>> {
-        let todo: Vec<(&str, &str)> = {
-            let cache = self.cache.borrow();
-            let mut seen = std::collections::HashSet::new();
-            pairs.iter().copied().filter(|p| !cache.contains_key(&(p.0.to_string(), p.1.to_string())) && seen.insert(*p)).collect()
+/// Answers saved by an earlier run of the same model; a file of another model, or none, is skipped.
+fn load_answers(scorer: &CachedScorer, path: &std::path::Path) -> anyhow::Result<usize> {
+    let Ok(text) = std::fs::read_to_string(path) else { return Ok(0) };
+    let model = &scorer.inner().inner;
+    let mut lines = text.lines();
+    let header: serde_json::Value = serde_json::from_str(lines.next().unwrap_or("{}")).unwrap_or_default();
+    if header["model"].as_str() != Some(model.name().as_str()) || header["sha256"].as_str() != model.config().model_sha256.as_deref() {
+        eprintln!("score cache {} is for another model: not used", path.display());
+        return Ok(0);
+    }
+    for (i, line) in lines.enumerate() {
+        let row: CachedPair = serde_json::from_str(line).with_context(|| format!("{} line {}", path.display(), i + 2))?;
+        scorer.remember(row.premise, row.hypothesis, row.probs.ok_or(ScoreError::Refused(row.error.unwrap_or_default())));
+    }
+    Ok(scorer.len())
+}
+
+/// Every answer the scorer holds, with the model's name and checksum, for a later run.
+fn save_answers(scorer: &CachedScorer, path: &std::path::Path) -> anyhow::Result<()> {
+    let model = &scorer.inner().inner;
+    let mut out = serde_json::to_string(&json!({"model": model.name(), "sha256": model.config().model_sha256}))? + "\n";
+    for ((premise, hypothesis), r) in scorer.answers() {
+        let (probs, error) = match r {
+            Ok(p) => (Some(p), None),
+            Err(e) => (None, Some(e.to_string())),
         };
-        if !todo.is_empty() {
-            let t = Instant::now();
-            let got = self.model.score(&todo);
-            *self.seconds.borrow_mut() += t.elapsed().as_secs_f64();
-            *self.scored.borrow_mut() += todo.len();
-            let mut cache = self.cache.borrow_mut();
-            for (p, r) in todo.iter().zip(got) {
-                cache.insert((p.0.to_string(), p.1.to_string()), r);
-            }
-        }
-        let cache = self.cache.borrow();
-        pairs.iter().map(|p| cache[&(p.0.to_string(), p.1.to_string())].clone()).collect()
+        out += &(serde_json::to_string(&CachedPair { premise, hypothesis, probs, error })? + "\n");
     }
-
-    fn name(&self) -> String {
-        self.model.name()
-    }
-
-    fn has_four_way(&self) -> bool {
-        self.model.has_four_way()
-    }
-
-    fn has_evidence(&self) -> bool {
-        self.model.has_evidence()
-    }
-
-    fn sentence_pairs(&self) -> citelens_engine::SentencePairs {
-        self.model.sentence_pairs()
-    }
-}
-
-impl CachedScorer {
-    /// The model `--model` names (or the shipped one), with the answers of `--score-cache` loaded.
-    fn open(args: &BenchArgs) -> anyhow::Result<CachedScorer> {
-        let model = crate::setup::load_model(args.model.clone())?;
-        let scorer = CachedScorer { model, cache: RefCell::default(), scored: RefCell::new(0), seconds: RefCell::new(0.0) };
-        if let Some(path) = &args.score_cache {
-            let n = scorer.load(path)?;
-            if n > 0 {
-                eprintln!("{n} pair scores from {} (not counted in pairs per second)", path.display());
-            }
-        }
-        Ok(scorer)
-    }
-
-    /// Answers saved by an earlier run of the same model; a file of another model, or none, is skipped.
-    fn load(&self, path: &std::path::Path) -> anyhow::Result<usize> {
-        let Ok(text) = std::fs::read_to_string(path) else { return Ok(0) };
-        let mut lines = text.lines();
-        let header: serde_json::Value = serde_json::from_str(lines.next().unwrap_or("{}")).unwrap_or_default();
-        if header["model"].as_str() != Some(self.model.name().as_str())
-            || header["sha256"].as_str() != self.model.config().model_sha256.as_deref()
-        {
-            eprintln!("score cache {} is for another model: not used", path.display());
-            return Ok(0);
-        }
-        let mut cache = self.cache.borrow_mut();
-        for (i, line) in lines.enumerate() {
-            let row: CachedPair = serde_json::from_str(line).with_context(|| format!("{} line {}", path.display(), i + 2))?;
-            cache.insert((row.premise, row.hypothesis), row.probs.ok_or(ScoreError::Refused(row.error.unwrap_or_default())));
-        }
-        Ok(cache.len())
-    }
-
-    fn save(&self, path: &std::path::Path) -> anyhow::Result<()> {
-        let mut out = serde_json::to_string(&json!({"model": self.model.name(), "sha256": self.model.config().model_sha256}))? + "\n";
-        for ((premise, hypothesis), r) in self.cache.borrow().iter() {
-            let (probs, error) = match r {
-                Ok(p) => (Some(*p), None),
-                Err(e) => (None, Some(e.to_string())),
-            };
-            out += &(serde_json::to_string(&CachedPair { premise: premise.clone(), hypothesis: hypothesis.clone(), probs, error })? + "\n");
-        }
-        std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))
-    }
+    std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -289,7 +245,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         return run_lab(&args);
     }
     let (examples, skipped) = datasets::load(args.dataset, &args.input, args.limit)?;
-    let scorer = CachedScorer::open(&args)?;
+    let scorer = open_scorer(&args)?;
     let mut engine = Engine::new(scorer);
     crate::setup::set_decider(&mut engine, args.decide, args.combiner.as_deref())?;
     engine.caps = article_caps();
@@ -302,11 +258,11 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let mut predicted = predict(&engine, &examples, Some(&bar));
     bar.finish_and_clear();
     let wall = t0.elapsed().as_secs_f64();
-    let pairs = *engine.scorer.scored.borrow();
+    let pairs = engine.scorer.inner().pairs.get();
     if let Some(path) = &args.score_cache {
-        engine.scorer.save(path)?;
+        save_answers(&engine.scorer, path)?;
     }
-    let model_seconds = *engine.scorer.seconds.borrow();
+    let model_seconds = engine.scorer.inner().seconds.get();
 
     let mut tuned = None;
     if args.tune {
@@ -440,7 +396,7 @@ fn run_lab(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         (lab::load_evidence_inference(&args.input, args.split, args.limit.map(|l| l + args.skip))?, "evidence-inference", lab::EI_CLASSES)
     };
     let examples: Vec<lab::LabExample> = examples.into_iter().skip(args.skip).collect();
-    let scorer = CachedScorer::open(args)?;
+    let scorer = open_scorer(args)?;
     let mut engine = Engine::new(scorer);
     crate::setup::set_decider(&mut engine, args.decide, args.combiner.as_deref())?;
     if let Some(path) = &args.thresholds {
@@ -451,7 +407,7 @@ fn run_lab(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if args.sweep_evidence {
         lab::sweep(&engine, &examples, &bar, args.sweep_out.as_deref())?;
         if let Some(path) = &args.score_cache {
-            engine.scorer.save(path)?;
+            save_answers(&engine.scorer, path)?;
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -460,7 +416,7 @@ fn run_lab(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let wall = t0.elapsed().as_secs_f64();
     if let Some(path) = &args.score_cache {
-        engine.scorer.save(path)?;
+        save_answers(&engine.scorer, path)?;
     }
     if let Some(path) = &args.reports {
         let mut out = String::new();
@@ -479,8 +435,8 @@ fn run_lab(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     }
     let readings: Vec<lab::Reading> = got.into_iter().map(|(r, _)| r).collect();
     let f = lab::figures(&examples, &readings, classes);
-    let pairs = *engine.scorer.scored.borrow();
-    let model_seconds = *engine.scorer.seconds.borrow();
+    let pairs = engine.scorer.inner().pairs.get();
+    let model_seconds = engine.scorer.inner().seconds.get();
     if args.json {
         let mut out = lab::json(name, &f);
         out["pairs_scored"] = json!(pairs);
@@ -496,7 +452,7 @@ fn run_lab(args: &BenchArgs) -> anyhow::Result<ExitCode> {
 /// The cited-answer suite: per-sentence gold, flips (see `cases.rs`).
 fn run_cases(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let cases = cases::load(&args.input, args.limit)?;
-    let scorer = CachedScorer::open(args)?;
+    let scorer = open_scorer(args)?;
     let mut engine = Engine::new(scorer);
     if let Some(path) = &args.thresholds {
         engine.thresholds = crate::setup::read_thresholds(path)?;
@@ -504,7 +460,7 @@ fn run_cases(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     crate::setup::set_decider(&mut engine, args.decide, args.combiner.as_deref())?;
     cases::run(&engine, &cases, args.json, args.reports.as_deref(), args.features.as_deref())?;
     if let Some(path) = &args.score_cache {
-        engine.scorer.save(path)?;
+        save_answers(&engine.scorer, path)?;
     }
     Ok(ExitCode::SUCCESS)
 }

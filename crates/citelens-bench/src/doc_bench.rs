@@ -3,14 +3,14 @@
 //! BM25, planning, deciding), as the median of several runs. The peer in the same run is the time
 //! the model alone needs for the same pairs, so the ratio shows what the engine adds around it.
 
-use std::cell::RefCell;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use citelens_engine::{Citation, Engine, Input, Probs, Scorer};
-use citelens_nli::NliModel;
+use citelens_engine::{Citation, Engine, Input};
+
+use crate::timed::Timed;
 use clap::Args;
 use serde_json::json;
 
@@ -31,36 +31,6 @@ pub struct DocBenchArgs {
     model: Option<PathBuf>,
 }
 
-/// The model, timed.
-struct Timed {
-    model: NliModel,
-    seconds: RefCell<f64>,
-    pairs: RefCell<usize>,
-}
-
-impl Scorer for Timed {
-    fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, citelens_engine::ScoreError>> {
-        let t = Instant::now();
-        let out = self.model.score(pairs);
-        *self.seconds.borrow_mut() += t.elapsed().as_secs_f64();
-        *self.pairs.borrow_mut() += pairs.len();
-        out
-    }
-    fn name(&self) -> String {
-        self.model.name()
-    }
-    fn has_four_way(&self) -> bool {
-        self.model.has_four_way()
-    }
-    fn has_evidence(&self) -> bool {
-        self.model.has_evidence()
-    }
-
-    fn sentence_pairs(&self) -> citelens_engine::SentencePairs {
-        self.model.sentence_pairs()
-    }
-}
-
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -70,7 +40,7 @@ pub fn run(args: DocBenchArgs) -> anyhow::Result<ExitCode> {
     let text = crate::doc_text::read(&args.document)?;
     let answer = std::fs::read_to_string(&args.answer).with_context(|| format!("reading {}", args.answer.display()))?;
     let model = crate::setup::load_model(args.model)?;
-    let engine = Engine::new(Timed { model, seconds: RefCell::new(0.0), pairs: RefCell::new(0) });
+    let engine = Engine::new(Timed::new(model));
     let input = Input {
         question: None,
         answer: answer.trim().to_string(),
@@ -82,13 +52,12 @@ pub fn run(args: DocBenchArgs) -> anyhow::Result<ExitCode> {
     let mut report = engine.verify(&input)?; // warm-up
     let (mut wall, mut in_model, mut pairs) = (Vec::new(), Vec::new(), 0);
     for _ in 0..args.runs.max(1) {
-        *engine.scorer.seconds.borrow_mut() = 0.0;
-        *engine.scorer.pairs.borrow_mut() = 0;
+        engine.scorer.reset();
         let t = Instant::now();
         report = engine.verify(&input)?;
         wall.push(t.elapsed().as_secs_f64());
-        in_model.push(*engine.scorer.seconds.borrow());
-        pairs = *engine.scorer.pairs.borrow();
+        in_model.push(engine.scorer.seconds.get());
+        pairs = engine.scorer.pairs.get();
     }
     let (wall, in_model) = (median(wall), median(in_model));
     let answer_sentences = report.sentences.len();

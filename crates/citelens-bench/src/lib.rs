@@ -17,3 +17,4 @@ pub mod metrics;
 pub mod nli_bench;
 pub mod pairs;
 pub mod setup;
+mod timed;

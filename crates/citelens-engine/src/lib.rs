@@ -55,5 +55,5 @@ pub use decide::verdict::{categorize, combine, TypedCheck};
 pub use engine::Engine;
 pub use retrieve::{Bm25, Bm25Index};
 pub use retrieve::{Retriever, WordOverlap};
-pub use score::{RowLengthError, ScoreError, ScoreTable, Scorer, Scores};
+pub use score::{Cached, RowLengthError, ScoreError, ScoreTable, Scorer, Scores};
 pub use thresholds::Thresholds;

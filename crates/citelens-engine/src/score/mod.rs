@@ -2,6 +2,7 @@
 //! where it is answered (the shipped model in-process, or a worker), and unit tests can use a double;
 //! the plan's answers (`Scores`), and the two rounds of a verification with long documents (`rounds`).
 
+mod cached;
 pub mod rounds;
 mod scores;
 
@@ -10,6 +11,7 @@ use std::collections::HashMap;
 use citelens_types::report::Probs;
 use thiserror::Error;
 
+pub use cached::{Answer, Cached};
 pub use rounds::{choose_evidence, final_plan, round_one, round_two};
 pub use scores::Scores;
 

@@ -35,11 +35,10 @@ pub struct ModelConfig {
     /// Temperature of the evidence head.
     #[serde(default = "default_temperature")]
     pub evidence_temperature: f32,
-    /// What the four-way head was trained to read for a whole sentence: `"selected"` (the cited
-    /// sentences sharing most words with it, in one window: training/multitask.py) or, when absent,
-    /// all its cited passages joined.
+    /// What the four-way head was trained to read for a whole sentence (absent: `passages`). Another
+    /// value is an error naming the two known ones.
     #[serde(default)]
-    pub sentence_pairs: Option<String>,
+    pub sentence_pairs: SentenceEvidence,
     /// Tokens shared by consecutive windows of a long premise.
     #[serde(default = "default_overlap")]
     pub window_overlap_tokens: usize,
@@ -52,6 +51,17 @@ pub struct ModelConfig {
     /// sha256 of the model file, hex; checked by loaders that fetch it (the browser).
     #[serde(default)]
     pub model_sha256: Option<String>,
+}
+
+/// The evidence a model's four-way head reads for a whole sentence, as its config names it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SentenceEvidence {
+    /// All the sentence's cited passages joined (the branch heads before issue 43).
+    #[default]
+    Passages,
+    /// The cited sentences sharing most words with it, in one window (training/multitask.py).
+    Selected,
 }
 
 /// Caps on input sizes, so that untrusted input cannot make inference unbounded.
@@ -165,5 +175,22 @@ mod tests {
         ] {
             assert!(with_labels(bad).validate().is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn the_sentence_evidence_a_config_names_is_read_and_an_unknown_one_is_an_error() {
+        let shipped = include_str!("../../../models/citelens-nli-minilm/config.json");
+        let with = |value: &str| {
+            let mut v: serde_json::Value = serde_json::from_str(shipped).unwrap();
+            v["sentence_pairs"] = serde_json::from_str(value).unwrap();
+            ModelConfig::from_json(v.to_string().as_bytes())
+        };
+        assert_eq!(with("\"selected\"").unwrap().sentence_pairs, SentenceEvidence::Selected);
+        assert_eq!(with("\"passages\"").unwrap().sentence_pairs, SentenceEvidence::Passages);
+        let mut absent: serde_json::Value = serde_json::from_str(shipped).unwrap();
+        absent.as_object_mut().unwrap().remove("sentence_pairs");
+        assert_eq!(ModelConfig::from_json(absent.to_string().as_bytes()).unwrap().sentence_pairs, SentenceEvidence::Passages);
+        let err = with("\"chosen\"").unwrap_err().to_string();
+        assert!(err.contains("selected") && err.contains("passages"), "{err}");
     }
 }

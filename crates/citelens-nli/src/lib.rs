@@ -13,7 +13,7 @@ mod tokenize;
 
 use std::path::Path;
 
-pub use config::{Limits, ModelConfig, FOUR_WAY_LABELS, LABELS};
+pub use config::{Limits, ModelConfig, SentenceEvidence, FOUR_WAY_LABELS, LABELS};
 pub use error::{NliError, Result, Side};
 pub use tokenize::{window_spans, Sequence, Window};
 

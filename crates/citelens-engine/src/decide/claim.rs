@@ -402,10 +402,10 @@ impl Reading<'_> {
     fn same_topic(&self) -> bool {
         let f = self.f;
         f.checks.conflicts.iter().any(|c| c.kind != CheckKind::Name)
-            || f.claim.values().iter().any(|v| {
-                f.checks.matched.contains(&v.text)
-                    && (v.day.is_some() || v.unit.as_deref().is_some_and(|u| !["year", "year_of", "date"].contains(&u)))
-            })
+            || f.claim
+                .values()
+                .iter()
+                .any(|v| f.checks.matched.contains(&v.text) && (v.day.is_some() || v.unit.as_ref().is_some_and(|u| !u.is_calendar())))
     }
 
     /// The rules for a claim the model does not entail: unrelated, contradicted (by a checked doubt,

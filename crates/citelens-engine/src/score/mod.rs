@@ -137,10 +137,10 @@ impl Scorer for NliModel {
 
     /// What the model's config says its sentence head was trained on (`sentence_pairs`).
     fn sentence_pairs(&self) -> crate::plan::SentencePairs {
-        match (self.has_four_way(), self.config().sentence_pairs.as_deref()) {
+        match (self.has_four_way(), self.config().sentence_pairs) {
             (false, _) => crate::plan::SentencePairs::None,
-            (true, Some("selected")) => crate::plan::SentencePairs::Selected,
-            (true, _) => crate::plan::SentencePairs::Passages,
+            (true, citelens_nli::SentenceEvidence::Selected) => crate::plan::SentencePairs::Selected,
+            (true, citelens_nli::SentenceEvidence::Passages) => crate::plan::SentencePairs::Passages,
         }
     }
 }

@@ -22,8 +22,8 @@ pub struct Value {
     pub end: usize,
     /// The number (a date's year when it has one).
     pub number: f64,
-    /// Its unit, normalised ("metre", "percent", "year"); a date's is "date", a bare year's "year".
-    pub unit: Option<String>,
+    /// What it measures or counts: a date, a year, a span of years, a unit, a counted noun.
+    pub unit: Option<ValueUnit>,
     /// Multiplier to the unit family's base (km → 1000 m), for comparing across units.
     pub scale: f64,
     /// Significant digits written ("21,000" → 2, "486.3" → 4): rounding the evidence to these may match.
@@ -38,13 +38,52 @@ pub struct Value {
     pub in_name: bool,
 }
 
+/// What a value measures or counts. Two units are the same when their names are (`name`).
+#[derive(Debug, Clone)]
+pub enum ValueUnit {
+    /// A date with a month and a day or a year ("24 May 1883", "May 1883", "May 24").
+    Date,
+    /// A bare year that dates what the sentence says ("opened in 1883").
+    YearOf,
+    /// A span of years ("13 years").
+    YearSpan,
+    /// A unit of measure, normalised ("metre", "percent", "hour").
+    Measure(&'static str),
+    /// The noun a bare number counts, normalised ("306 electoral votes" → "vote").
+    Counted(String),
+}
+
+impl ValueUnit {
+    /// The unit's name, as the unit table (`UNITS`) and the word lists know it.
+    pub fn name(&self) -> &str {
+        match self {
+            ValueUnit::Date => "date",
+            ValueUnit::YearOf => "year_of",
+            ValueUnit::YearSpan => "year_span",
+            ValueUnit::Measure(name) => name,
+            ValueUnit::Counted(noun) => noun,
+        }
+    }
+
+    /// A date or a year: too common to show that two texts speak of the same thing.
+    pub fn is_calendar(&self) -> bool {
+        matches!(self, ValueUnit::Date | ValueUnit::YearOf) || self.name() == "year"
+    }
+}
+
+impl PartialEq for ValueUnit {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
 impl Value {
     pub(crate) fn is_date(&self) -> bool {
-        self.month.is_some() || self.unit.as_deref() == Some("year_of")
+        self.month.is_some() || self.unit == Some(ValueUnit::YearOf)
     }
 
     fn family(&self) -> Option<&'static str> {
-        let u = self.unit.as_deref()?;
+        let u = self.unit.as_ref()?.name();
         UNITS.iter().find(|(name, _, _)| *name == u).map(|(_, fam, _)| *fam)
     }
 
@@ -306,7 +345,7 @@ fn date_at(text: &str, toks: &[Token], i: usize) -> Option<(Value, usize)> {
         start,
         end,
         number: year.unwrap_or(0) as f64,
-        unit: Some("date".into()),
+        unit: Some(ValueUnit::Date),
         scale: 1.0,
         significant: 4,
         approximate: false,
@@ -351,7 +390,7 @@ fn quantity_at(text: &str, toks: &[Token], i: usize) -> Option<(Option<Value>, u
             start: s,
             end: e,
             number: n,
-            unit: Some("year_of".into()),
+            unit: Some(ValueUnit::YearOf),
             scale: 1.0,
             significant: 4,
             approximate: false,
@@ -369,10 +408,11 @@ fn quantity_at(text: &str, toks: &[Token], i: usize) -> Option<(Option<Value>, u
         Some((u, two)) => {
             let k = if two { j + 1 } else { j };
             let scale = UNITS.iter().find(|(name, _, _)| *name == u).map(|(_, _, s)| *s).unwrap_or(1.0);
-            (Some(u.to_string()), scale, toks[k].1)
+            let unit = if u == "year_span" { ValueUnit::YearSpan } else { ValueUnit::Measure(u) };
+            (Some(unit), scale, toks[k].1)
         }
         // The counted noun stands in for a unit ("306 electoral votes" vs "232 floors").
-        None => (counted_noun(toks, j), 1.0, end),
+        None => (counted_noun(toks, j).map(ValueUnit::Counted), 1.0, end),
     };
     // "the 1903 Nobel Prize": a year used as a modifier is still a year.
     let significant = if is_num(t) { significant_digits(t) } else { 1 };

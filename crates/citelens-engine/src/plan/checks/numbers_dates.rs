@@ -3,6 +3,7 @@
 //! lacks is unmatched.
 
 use super::*;
+use crate::text::values::ValueUnit;
 
 /// Numbers and dates: each value of the claim is matched, unmatched, or in conflict with the
 /// evidence's value in its role (probed with the evidence's value).
@@ -65,7 +66,7 @@ impl Check for NumbersAndDates {
 
 /// Claims that state a duration the evidence gives as two years ("13 years" from 1870 to 1883).
 pub(super) fn derived_match(v: &Value, evidence: &[Value]) -> bool {
-    if v.unit.as_deref() != Some("year_span") {
+    if v.unit != Some(ValueUnit::YearSpan) {
         return false;
     }
     let years: Vec<i32> = evidence.iter().filter_map(|e| e.year).collect();

@@ -194,33 +194,14 @@ pub(crate) fn unit_of(word: &str, next: &str) -> Option<(&'static str, bool)> {
     if word.starts_with('-') && next == "-old" {
         return None;
     }
-    let u = match w.trim_end_matches('.').trim_start_matches('-') {
-        "m" | "metre" | "metres" | "meter" | "meters" => "metre",
-        "km" | "kilometre" | "kilometres" | "kilometer" | "kilometers" => "kilometre",
-        "cm" | "centimetre" | "centimetres" | "centimeter" | "centimeters" => "centimetre",
-        "mm" | "millimetre" | "millimetres" => "millimetre",
-        "ft" | "foot" | "feet" => "foot",
-        "mi" | "mile" | "miles" => "mile",
-        "inch" | "inches" => "inch",
-        "kg" | "kilogram" | "kilograms" | "kilo" | "kilos" => "kilogram",
-        "g" | "gram" | "grams" => "gram",
-        "tonne" | "tonnes" | "ton" | "tons" => "tonne",
-        "lb" | "lbs" | "pound" | "pounds" => "pound",
-        "%" | "percent" | "per" => "percent",
-        "second" | "seconds" | "s" => "second",
-        "minute" | "minutes" | "min" => "minute",
-        "hour" | "hours" | "h" => "hour",
-        "day" | "days" => "day",
-        "week" | "weeks" => "week",
-        "month" | "months" => "month",
-        "year" | "years" => "year_span",
-        "degree" | "degrees" | "°" | "°c" | "°f" => "degree",
-        "dollar" | "dollars" | "usd" => "dollar",
-        "euro" | "euros" => "euro",
-        _ => return None,
-    };
+    let key = w.trim_end_matches('.').trim_start_matches('-');
+    let u = UNIT_ALIASES.iter().find(|(alias, _)| *alias == key).map(|(_, unit)| *unit)?;
     Some((u, false))
 }
+
+/// (how a text writes a unit, the unit as `UNITS` names it).
+static UNIT_ALIASES: std::sync::LazyLock<&'static [(&'static str, &'static str)]> =
+    std::sync::LazyLock::new(crate::text::words::unit_aliases);
 
 pub(crate) static MONTHS: WordList = WordList::new(|| words::list("months"));
 

@@ -64,6 +64,12 @@ pub fn units() -> &'static [(&'static str, &'static str, f64)] {
     )
 }
 
+/// (how a text writes a unit, the unit as `units` names it).
+pub fn unit_aliases() -> &'static [(&'static str, &'static str)] {
+    let rows = words("unit_aliases").as_array().expect("unit_aliases is an array");
+    Box::leak(rows.iter().map(|r| (as_str(&r[0], "unit_aliases"), as_str(&r[1], "unit_aliases"))).collect::<Vec<_>>().into_boxed_slice())
+}
+
 /// (number word, its value).
 pub fn number_words() -> &'static [(&'static str, f64)] {
     let rows = words("number_words").as_array().expect("number_words is an array");
@@ -79,6 +85,12 @@ mod tests {
         for name in entries().keys() {
             match name.as_str() {
                 "units" => assert!(!units().is_empty()),
+                "unit_aliases" => {
+                    // Every alias names a unit the unit table knows.
+                    for (alias, unit) in unit_aliases() {
+                        assert!(units().iter().any(|u| u.0 == *unit), "unit_aliases: {alias} names {unit}, which units lacks");
+                    }
+                }
                 "number_words" => assert!(!number_words().is_empty()),
                 _ => {
                     let words = list(name);
@@ -87,5 +99,59 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Each list says why it exists, and `used_by` names exactly the files that read it: every
+    /// engine file that reads it by name, and the training files that load it.
+    #[test]
+    fn every_list_says_why_and_who_reads_it() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        let all: HashMap<String, serde_json::Value> = serde_json::from_str(WORD_LISTS_JSON).unwrap();
+        let engine_sources: Vec<(String, String)> = rust_files(&format!("{root}/crates/citelens-engine/src"))
+            .into_iter()
+            .map(|path| {
+                let text = std::fs::read_to_string(&path).unwrap();
+                (path.strip_prefix(&format!("{root}/")).unwrap().to_string(), text)
+            })
+            .collect();
+        for (name, entry) in all.iter().filter(|(k, _)| !k.starts_with('_')) {
+            assert!(entry["why"].as_str().is_some_and(|w| !w.trim().is_empty()), "{name} has no why");
+            let used_by: Vec<&str> =
+                entry["used_by"].as_array().unwrap_or_else(|| panic!("{name}: used_by")).iter().map(|v| v.as_str().unwrap()).collect();
+            let call = match name.as_str() {
+                "units" => "words::units".to_string(),
+                "number_words" => "words::number_words".to_string(),
+                "unit_aliases" => "words::unit_aliases".to_string(),
+                _ => format!("words::list(\"{name}\")"),
+            };
+            // This file is the loader, not a reader.
+            let readers: Vec<&str> = engine_sources
+                .iter()
+                .filter(|(p, text)| !p.ends_with("text/words.rs") && text.contains(&call))
+                .map(|(p, _)| p.as_str())
+                .collect();
+            assert!(!readers.is_empty(), "no engine file reads {name}");
+            for r in &readers {
+                assert!(used_by.contains(r), "{name}: {r} reads it and used_by does not say so");
+            }
+            for u in used_by.iter().filter(|u| !readers.contains(u)) {
+                let text = std::fs::read_to_string(format!("{root}/{u}"))
+                    .unwrap_or_else(|_| panic!("{name}: used_by names {u}, which is not there"));
+                assert!(text.contains(&format!("load(\"{name}\")")), "{name}: used_by names {u}, which does not read it");
+            }
+        }
+    }
+
+    fn rust_files(dir: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                out.extend(rust_files(path.to_str().unwrap()));
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path.to_str().unwrap().to_string());
+            }
+        }
+        out
     }
 }

@@ -530,13 +530,13 @@ mod tests {
         sentence_reading: Option<[f32; 4]>,
     ) -> Decision {
         let outcome = checks::check_texts(claim, &[evidence.to_string()]);
-        let ev = Mentions::new(evidence);
+        let ev = Analysed::new(evidence);
         let probes: Vec<Option<(f32, f32)>> = if probes.is_empty() { vec![None; outcome.conflicts.len()] } else { probes.to_vec() };
         RuleDecider { thresholds: Thresholds::default() }.decide(&ClaimFacts {
             claim: &Analysed::new(claim),
             question: "",
             probs: p,
-            evidence: &ev,
+            evidence: ev.mentions(),
             checks: &outcome,
             probes: &probes,
             sentence_reading,
@@ -600,7 +600,7 @@ mod tests {
                 claim: &Analysed::new(claim),
                 question: "",
                 probs: probs(e, 0.1),
-                evidence: &Mentions::new(ev),
+                evidence: Analysed::new(ev).mentions(),
                 checks: &outcome,
                 probes: &probes,
                 sentence_reading: None,

@@ -5,6 +5,7 @@
 use crate::plan::evidence::ClaimEvidence;
 use crate::plan::ClaimPlan;
 use crate::score::Scores;
+use crate::text::analysed::Analysed;
 use crate::text::entities::Mentions;
 use crate::text::markers::CleanAnswer;
 use citelens_types::input::Citation;
@@ -25,7 +26,7 @@ pub(crate) struct SentenceFacts<'a> {
     /// The names and words of all the sentence's evidence together.
     pub evidence: &'a Mentions,
     /// The same, of each cited source alone (by position in `cited`).
-    pub alone: &'a [Mentions],
+    pub alone: &'a [Analysed],
     /// The four-way head's reading of the whole sentence, when it has more than one claim.
     pub sentence_reading: Option<[f32; 4]>,
 }
@@ -149,7 +150,7 @@ pub(crate) fn decide_per_citation(s: &SentenceFacts, cw: &ClaimPlan, whole: &Cla
                 claim: &cw.analysed,
                 question: s.question,
                 probs: p,
-                evidence: &s.alone[pos],
+                evidence: s.alone[pos].mentions(),
                 checks: &cw.checks,
                 probes: &probes,
                 sentence_reading: s.sentence_reading,

@@ -3,15 +3,16 @@
 //! which share it), `concatenation` (a chain: the citations share a bridge entity the answer never
 //! names).
 
+use crate::text::analysed::Analysed;
 use crate::text::entities::{self, Mentions};
 use citelens_types::report::{Category, ClaimDecider, ComplexityType, EdgeKind, GraphEdge, GraphNode, NodeKind, ReasoningGraph};
 
 /// What one sentence's evidence looks like to the complexity rule.
 pub struct SentenceEvidence<'a> {
-    /// Cited citations in marker order: (id, text the model read).
-    pub citations: Vec<(&'a str, &'a str)>,
-    pub sentence: &'a str,
-    pub question: &'a str,
+    /// Cited citations in marker order: (id, the text the model read, analysed).
+    pub citations: Vec<(&'a str, &'a Analysed)>,
+    pub sentence: &'a Analysed,
+    pub question: &'a Analysed,
     /// For each claim split from a coordination: the conjunct's text and the citation that decided it.
     pub conjuncts: Vec<(String, ClaimDecider)>,
 }
@@ -25,22 +26,22 @@ pub struct Shared {
 
 /// Entities that two or more cited passages mention.
 pub fn shared_entities(ev: &SentenceEvidence) -> Vec<Shared> {
-    let mentions: Vec<Mentions> = ev.citations.iter().map(|(_, t)| Mentions::new(t)).collect();
-    let answer = Mentions::new(ev.sentence);
-    let question = Mentions::new(ev.question);
+    let mentions: Vec<&Mentions> = ev.citations.iter().map(|(_, t)| t.mentions()).collect();
+    let answer = ev.sentence.mentions();
+    let question = ev.question.mentions();
     let mut out: Vec<Shared> = Vec::new();
     for (i, (_, text)) in ev.citations.iter().enumerate() {
-        for e in entities::extract(text) {
+        for e in text.names() {
             if e.text.chars().all(|c| c.is_ascii_digit()) {
                 continue; // a bare year shared by two passages is rarely the link between them
             }
-            if out.iter().any(|s| Mentions::new(&s.entity).mentions(&e.text) || Mentions::new(&e.text).mentions(&s.entity)) {
+            if out.iter().any(|s| entities::name_mentions(&s.entity, &e.text) || entities::name_mentions(&e.text, &s.entity)) {
                 continue;
             }
             let cites: Vec<usize> = (0..mentions.len()).filter(|&j| j == i || mentions[j].mentions(&e.text)).collect();
             if cites.len() >= 2 {
                 let in_answer = answer.mentions(&e.text) || question.mentions(&e.text);
-                out.push(Shared { entity: e.text, citations: cites, in_answer });
+                out.push(Shared { entity: e.text.clone(), citations: cites, in_answer });
             }
         }
     }
@@ -57,7 +58,7 @@ pub fn classify(ev: &SentenceEvidence, shared: &[Shared]) -> ComplexityType {
     }
     // Coordinated answers (not constraints copied from the question), each backed by its own
     // citation: independent facts.
-    let question = Mentions::new(ev.question);
+    let question = ev.question.mentions();
     let answers: Vec<&(String, ClaimDecider)> = ev.conjuncts.iter().filter(|(c, _)| !question.mentions(c)).collect();
     let deciders: std::collections::HashSet<&str> =
         answers.iter().filter(|(_, d)| *d != ClaimDecider::Joint).map(|(_, d)| d.as_str()).collect();

@@ -7,9 +7,8 @@ use citelens_types::report::*;
 use crate::decide::combiner::{self, Combiner, SentenceSignals};
 use crate::decide::complexity::{self, SentenceEvidence};
 use crate::decide::verdict::{self, categorize};
-use crate::plan::{Plan, SentencePlan};
+use crate::plan::{ClaimPlan, EvidenceWords, Plan, SentencePlan};
 use crate::text::claims::Claim;
-use crate::text::entities::{self, Mentions};
 use crate::text::kg;
 use crate::text::segment::Piece;
 
@@ -65,7 +64,7 @@ pub(crate) fn decide_sentence(d: &Deciding, si: usize, graph: &mut ReasoningGrap
     let plan = d.plan;
     let w = &plan.sentences[si];
     let t = d.decider.thresholds();
-    let (evidence, alone) = evidence_mentions(plan, w);
+    let words = w.evidence.as_ref().expect("a cited sentence's evidence is analysed with its claims");
     let facts = SentenceFacts {
         scores: d.scores,
         decider: d.decider,
@@ -73,8 +72,8 @@ pub(crate) fn decide_sentence(d: &Deciding, si: usize, graph: &mut ReasoningGrap
         clean: &plan.clean,
         citations: &plan.input.citations,
         cited: CitedSources { sources: &plan.sources, cited: &w.cited },
-        evidence: &evidence,
-        alone: &alone,
+        evidence: words.together.mentions(),
+        alone: &words.alone,
         // The four-way head's reading of the whole sentence, a reading apart from each claim's own
         // only when the sentence has more than one claim (one claim's pair is the sentence's).
         sentence_reading: w.whole.filter(|_| w.claims.len() > 1).and_then(|i| d.scores.get(i).four_way),
@@ -104,8 +103,8 @@ pub(crate) fn decide_sentence(d: &Deciding, si: usize, graph: &mut ReasoningGrap
             Some(CitationVerdict { citation: plan.input.citations[ix].id.clone(), category: v.category, confidence: v.confidence })
         })
         .collect();
-    let kind = reasoning(plan, w, &claims, &per_citation, graph);
-    let marks = w.claims.iter().zip(&claims).map(|(cw, r)| claim_marks(&plan.clean.text, &cw.claim, r)).collect();
+    let kind = reasoning(plan, w, words, &claims, &per_citation, graph);
+    let marks = w.claims.iter().zip(&claims).map(|(cw, r)| claim_marks(&plan.clean.text, cw, r)).collect();
     SentenceDecision {
         cited_facts: cited_facts(plan, w, si, d.scores),
         claims,
@@ -119,34 +118,15 @@ pub(crate) fn decide_sentence(d: &Deciding, si: usize, graph: &mut ReasoningGrap
     }
 }
 
-/// The names and words of the sentence's evidence: all of it together (with the names its pronouns
-/// refer to and the citations' titles: "The painting was stolen" names the Mona Lisa), and each cited
-/// source alone.
-fn evidence_mentions(plan: &Plan, w: &SentencePlan) -> (Mentions, Vec<Mentions>) {
-    let sources = &plan.sources;
-    let positions = 0..w.cited.len();
-    let evidence_text: String = positions.clone().map(|pos| w.premise(pos, sources)).collect::<Vec<_>>().join(" ");
-    let resolved: String = positions.clone().flat_map(|pos| w.units(pos, sources)).map(|u| u.named.as_str()).collect::<Vec<_>>().join(" ");
-    let titles: String = w.cited.iter().filter_map(|&ix| plan.input.citations[ix].title.clone()).collect::<Vec<_>>().join(" ");
-    let evidence = Mentions::new(&format!("{evidence_text} {resolved} {titles}"));
-    let alone = positions
-        .map(|pos| {
-            let named: String = w.units(pos, sources).map(|u| u.named.as_str()).collect::<Vec<_>>().join(" ");
-            Mentions::new(&format!("{} {named}", w.premise(pos, sources)))
-        })
-        .collect();
-    (evidence, alone)
-}
-
 /// The reasoning the sentence's citations need, with their edges added to `graph`.
 fn reasoning(
     plan: &Plan,
     w: &SentencePlan,
+    words: &EvidenceWords,
     claims: &[ClaimReport],
     per_citation: &[CitationVerdict],
     graph: &mut ReasoningGraph,
 ) -> ComplexityType {
-    let text = &plan.clean.text[w.piece.start..w.piece.end];
     let conjuncts: Vec<(String, ClaimDecider)> = w
         .claims
         .iter()
@@ -154,14 +134,9 @@ fn reasoning(
         .filter_map(|(cw, r)| cw.claim.conjunct.as_ref().map(|c| (plan.clean.text[c.start..c.end].to_string(), r.decided_by.clone())))
         .collect();
     let ev = SentenceEvidence {
-        citations: w
-            .cited
-            .iter()
-            .enumerate()
-            .map(|(pos, &ix)| (plan.input.citations[ix].id.as_str(), w.premise(pos, &plan.sources)))
-            .collect(),
-        sentence: text,
-        question: &plan.question,
+        citations: w.cited.iter().enumerate().map(|(pos, &ix)| (plan.input.citations[ix].id.as_str(), &words.premises[pos])).collect(),
+        sentence: &words.sentence,
+        question: &plan.question_analysed,
         conjuncts,
     };
     let shared = complexity::shared_entities(&ev);
@@ -192,7 +167,8 @@ fn cited_facts(plan: &Plan, w: &SentencePlan, si: usize, scores: &crate::score::
 }
 
 /// Which words a claim's decision marks.
-fn claim_marks(text: &str, claim: &Claim, report: &ClaimReport) -> ClaimMarks {
+fn claim_marks(text: &str, cw: &ClaimPlan, report: &ClaimReport) -> ClaimMarks {
+    let claim = &cw.claim;
     let label = match report.status {
         ClaimStatus::Supported => SpanLabel::Supported,
         ClaimStatus::Contradicted => SpanLabel::Contradicted,
@@ -200,7 +176,9 @@ fn claim_marks(text: &str, claim: &Claim, report: &ClaimReport) -> ClaimMarks {
         _ => SpanLabel::Missing,
     };
     let mismatched = mismatched_pieces(text, claim, &report.checks);
-    let lacking = missing_pieces(text, claim, &report.missing_entities);
+    // The claim's names the evidence lacks, where the answer has them.
+    let lacking: Vec<Piece> =
+        cw.part_names.iter().filter(|(_, name)| report.missing_entities.contains(name)).map(|(p, _)| p.clone()).collect();
     let targets = if let Some(v) = &mismatched {
         v.clone()
     } else if !lacking.is_empty() && label == SpanLabel::Missing {
@@ -224,17 +202,4 @@ fn mismatched_pieces(text: &str, claim: &Claim, checks: &[CheckReport]) -> Optio
         }
     }
     (!out.is_empty()).then_some(out)
-}
-
-/// Clean-text ranges of the claim's names that the evidence lacks.
-fn missing_pieces(text: &str, claim: &Claim, missing: &[String]) -> Vec<Piece> {
-    let mut out = Vec::new();
-    for p in &claim.parts {
-        for e in entities::extract(&text[p.start..p.end]) {
-            if missing.contains(&e.text) {
-                out.push(Piece { start: p.start + e.start, end: p.start + e.end });
-            }
-        }
-    }
-    out
 }

@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 use bm25::Tokenizer;
 
 use crate::plan::retrieve::StemmedWords;
+use crate::text::analysed::Analysed;
 use crate::thresholds::Thresholds;
 use citelens_types::report::Probs;
 
@@ -125,13 +126,14 @@ impl Coverage {
 
     /// The claim's terms with their weights, and which of them each candidate (a sentence index)
     /// names.
-    pub fn claim_terms(&self, claim: &str, candidates: &[usize]) -> ClaimTerms {
-        let mut terms: Vec<String> = self.words.tokenize(claim);
+    pub fn claim_terms(&self, claim: &Analysed, candidates: &[usize]) -> ClaimTerms {
+        let mut terms: Vec<String> = self.words.tokenize(claim.text());
         terms.sort();
         terms.dedup();
         // Only names and numbers pin a part of the claim down: a sentence naming the claim's other
         // common words (a trial's comparator, "placebo") is seldom evidence of another part.
-        let pinning: HashSet<String> = crate::text::entities::extract(claim)
+        let pinning: HashSet<String> = claim
+            .names()
             .iter()
             .flat_map(|e| self.words.tokenize(&e.text))
             .chain(terms.iter().filter(|w| w.chars().any(|c| c.is_ascii_digit())).cloned())
@@ -287,7 +289,7 @@ mod tests {
         let coverage = Coverage::new(&doc);
         // BM25's order: the wedding first.
         let order = [1usize, 0, 3, 4, 2];
-        let terms = coverage.claim_terms(claim, &order);
+        let terms = coverage.claim_terms(&Analysed::new(claim), &order);
         let with = |ev: f32| Probs { evidence: Some(ev), ..p(0.4, 0.1) };
         let candidates: Vec<(usize, Probs)> = order.iter().map(|&u| (u, with(if u == 2 { 0.05 } else { 0.5 }))).collect();
         let t = Thresholds::default();
@@ -317,8 +319,8 @@ mod tests {
     #[test]
     fn only_names_and_numbers_of_the_claim_weigh() {
         let doc = ["Metformin lowered HbA1c in 2019.", "Patients received placebo tablets daily.", "Placebo was given to 400 patients."];
-        let terms =
-            Coverage::new(&doc).claim_terms("Metformin significantly lowered HbA1c compared with placebo in 400 patients.", &[0, 1, 2]);
+        let terms = Coverage::new(&doc)
+            .claim_terms(&Analysed::new("Metformin significantly lowered HbA1c compared with placebo in 400 patients."), &[0, 1, 2]);
         assert!(terms.total > 0.0);
         // The second sentence names only common words of the claim ("placebo", "patients").
         let gain = |i: usize| terms.named[i].iter().map(|&w| terms.weights[w]).sum::<f32>();

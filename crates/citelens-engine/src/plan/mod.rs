@@ -17,7 +17,6 @@ use crate::plan::evidence::ChosenEvidence;
 use crate::plan::retrieve::{Retriever, Unit};
 use crate::text::analysed::Analysed;
 use crate::text::claims::{self, Claim, Discourse, SentenceParts};
-use crate::text::entities::{self, Mentions};
 use crate::text::kg;
 use crate::text::markers::{self, CleanAnswer, MarkerKind};
 use crate::text::question;
@@ -85,6 +84,9 @@ pub struct ClaimPlan {
     /// `checks.conflicts`).
     pub checks: CheckOutcome,
     pub probes: Vec<ProbePlan>,
+    /// The names in the answer's words the claim was built from (clean-text ranges), to mark those the
+    /// evidence lacks.
+    pub part_names: Vec<(Piece, String)>,
 }
 
 pub struct SentencePlan {
@@ -105,14 +107,30 @@ pub struct SentencePlan {
     /// The sentence abstains ("The document does not say…"): not verified as claims, but checked
     /// for whether the cited evidence really lacks the answer.
     pub abstention: Option<AbstentionCheck>,
+    /// A cited sentence's evidence as its decisions read it (set with its claims).
+    pub evidence: Option<EvidenceWords>,
+}
+
+/// A cited sentence's evidence, analysed once for the decisions on its claims and its reasoning.
+pub struct EvidenceWords {
+    /// The sentence itself.
+    pub sentence: Analysed,
+    /// Per cited source, the premise the sentence reads (`SentencePlan::premise`).
+    pub premises: Vec<Analysed>,
+    /// All its evidence together, with the names its pronouns refer to and the citations' titles
+    /// ("The painting was stolen" names the Mona Lisa).
+    pub together: Analysed,
+    /// Each cited source alone, with the names its pronouns refer to.
+    pub alone: Vec<Analysed>,
 }
 
 /// What every claim of one sentence is read against: its premises' words, their joint reading, the
 /// links between its passages and the evidence sentences its typed checks look in.
 struct SentenceReading {
     joint_premise: Option<String>,
-    cited_words: Mentions,
-    premise_words: Vec<Mentions>,
+    /// All the sentence's premises together, and each alone.
+    cited_words: Analysed,
+    premise_words: Vec<Analysed>,
     links: checks::PassageLinks,
     /// (source position, unit) of every cited evidence sentence, and each analysed.
     check_sentences: Vec<(usize, usize)>,
@@ -144,6 +162,8 @@ pub struct Plan {
     pub input: Input,
     pub clean: CleanAnswer,
     pub question: String,
+    /// The question, analysed once.
+    pub question_analysed: Analysed,
     pub sources: Vec<Source>,
     pub sentences: Vec<SentencePlan>,
     /// Findings known before scoring (markers, empty citations).
@@ -258,6 +278,7 @@ impl Plan {
         let mut plan = Plan {
             input: input.clone(),
             clean,
+            question_analysed: Analysed::new(question.as_str()),
             question,
             sources,
             sentences: Vec::new(),
@@ -329,6 +350,7 @@ impl Plan {
     /// Round one: each claim's candidate evidence sentences in each cited document, and their pairs.
     fn plan_candidates(&mut self, w: &mut SentencePlan, claims: Vec<Claim>, retriever: &dyn Retriever, joint_candidates: bool) {
         for claim in claims {
+            let analysed = Analysed::new(claim.text.as_str());
             let mut candidates = Vec::new();
             for (pos, &ix) in w.cited.iter().enumerate() {
                 if !self.sources[ix].is_document {
@@ -349,11 +371,11 @@ impl Plan {
                     .coverage
                     .entry(ix)
                     .or_insert_with(|| evidence::Coverage::new(&units_of_source.iter().map(|u| u.resolved.as_str()).collect::<Vec<_>>()));
-                let terms = coverage.claim_terms(&claim.text, &hits);
+                let terms = coverage.claim_terms(&analysed, &hits);
                 candidates.push(DocCandidates { pos, units, joint, terms });
             }
             w.claims.push(ClaimPlan {
-                analysed: Analysed::new(claim.text.as_str()),
+                analysed,
                 claim,
                 candidates,
                 indiv: vec![],
@@ -362,6 +384,7 @@ impl Plan {
                 restated: vec![],
                 checks: CheckOutcome::default(),
                 probes: vec![],
+                part_names: vec![],
             });
         }
     }
@@ -381,6 +404,7 @@ impl Plan {
                 None => premise_for(&self.sources[ix], &w.graph_facts, ix),
             })
             .collect();
+        w.evidence = Some(self.evidence_words(w));
         let evidence = self.sentence_reading(w);
         for claim in claims {
             let planned = self.plan_claim(w, &evidence, claim, retriever, whole);
@@ -401,6 +425,27 @@ impl Plan {
         }
     }
 
+    /// Sentence `w`'s evidence, analysed for the decisions (its premises are set).
+    fn evidence_words(&self, w: &SentencePlan) -> EvidenceWords {
+        let sources = &self.sources;
+        let positions = 0..w.cited.len();
+        let evidence_text: String = positions.clone().map(|pos| w.premise(pos, sources)).collect::<Vec<_>>().join(" ");
+        let resolved: String =
+            positions.clone().flat_map(|pos| w.units(pos, sources)).map(|u| u.named.as_str()).collect::<Vec<_>>().join(" ");
+        let titles: String = w.cited.iter().filter_map(|&ix| self.input.citations[ix].title.clone()).collect::<Vec<_>>().join(" ");
+        EvidenceWords {
+            sentence: Analysed::new(&self.clean.text[w.piece.start..w.piece.end]),
+            premises: positions.clone().map(|pos| Analysed::new(w.premise(pos, sources))).collect(),
+            together: Analysed::new(format!("{evidence_text} {resolved} {titles}")),
+            alone: positions
+                .map(|pos| {
+                    let named: String = w.units(pos, sources).map(|u| u.named.as_str()).collect::<Vec<_>>().join(" ");
+                    Analysed::new(format!("{} {named}", w.premise(pos, sources)))
+                })
+                .collect(),
+        }
+    }
+
     /// What every claim of sentence `w` is read against (its premises are set).
     fn sentence_reading(&self, w: &SentencePlan) -> SentenceReading {
         let premises = &w.premises;
@@ -409,13 +454,13 @@ impl Plan {
         let joint_premise =
             (premises.len() > 1 && premises.iter().map(|p| p.len()).sum::<usize>() <= JOINT_MAX_BYTES).then(|| join_passages(premises));
         // Each cited passage with its title, for whether the passages link a claim's names.
-        let titled: Vec<String> = w
+        let titled: Vec<Analysed> = w
             .cited
             .iter()
             .zip(premises)
             .map(|(&ix, p)| match self.input.citations[ix].title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-                Some(t) => format!("{t}. {p}"),
-                None => p.clone(),
+                Some(t) => Analysed::new(format!("{t}. {p}")),
+                None => Analysed::new(p.as_str()),
             })
             .collect();
         // Every cited evidence sentence, as the model reads it, for the typed checks.
@@ -428,9 +473,9 @@ impl Plan {
         }
         SentenceReading {
             joint_premise,
-            cited_words: Mentions::new(&premises.join(" ")),
-            premise_words: premises.iter().map(|p| Mentions::new(p)).collect(),
-            links: checks::PassageLinks::new(&titled),
+            cited_words: Analysed::new(premises.join(" ")),
+            premise_words: premises.iter().map(|p| Analysed::new(p.as_str())).collect(),
+            links: checks::PassageLinks::new(titled),
             check_analysed: check_sentences.iter().map(|&(pos, u)| Arc::clone(&self.sources[w.cited[pos]].units[u].analysed)).collect(),
             check_sentences,
         }
@@ -453,10 +498,10 @@ impl Plan {
         // that has every word of the claim can state it alone, and the joint reading (the longest
         // pair there is) is not scored.
         let words = analysed.content_words();
-        let one_passage_has_all = !words.is_empty() && ev.premise_words.iter().any(|m| words.iter().all(|w| m.contains_word(w)));
+        let one_passage_has_all = !words.is_empty() && ev.premise_words.iter().any(|p| words.iter().all(|w| p.mentions().contains_word(w)));
         let joint = ev.joint_premise.as_ref().filter(|_| !one_passage_has_all).map(|p| self.ask(p, &claim.text));
         let mut restated = Vec::new();
-        if let Some(plain) = question::without_question_descriptors(&claim.text, &self.question.clone(), &ev.cited_words) {
+        if let Some(plain) = question::without_question_descriptors(&claim.text, &self.question.clone(), ev.cited_words.mentions()) {
             for (pos, p) in premises.iter().enumerate() {
                 restated.push((Some(pos), self.ask(p, &plain)));
             }
@@ -480,9 +525,17 @@ impl Plan {
         }
         let check_refs: Vec<&Analysed> = ev.check_analysed.iter().map(|a| a.as_ref()).collect();
         let mut outcome = checks::check(&analysed, &check_refs);
-        outcome.unlinked = ev.links.unlinked(&claim.text);
+        outcome.unlinked = ev.links.unlinked(&analysed);
         let probes = self.plan_probes(w, ev, &claim, &outcome);
-        ClaimPlan { claim, analysed, candidates: vec![], indiv, joint, units, restated, checks: outcome, probes }
+        let part_names = claim
+            .parts
+            .iter()
+            .flat_map(|p| {
+                let words = Analysed::new(&self.clean.text[p.start..p.end]);
+                words.names().iter().map(|e| (Piece { start: p.start + e.start, end: p.start + e.end }, e.text.clone())).collect::<Vec<_>>()
+            })
+            .collect();
+        ClaimPlan { claim, analysed, candidates: vec![], indiv, joint, units, restated, checks: outcome, probes, part_names }
     }
 
     /// Each conflict's probe, and the claim's own pair on the same evidence. The probe is read against
@@ -648,6 +701,7 @@ fn cite(
             premises: vec![],
             views: vec![],
             abstention: None,
+            evidence: None,
         })
         .collect();
     let mut used = vec![false; input.citations.len()];
@@ -851,7 +905,7 @@ fn na_segment(clean: &CleanAnswer, sentence: &Piece, at: usize) -> Piece {
     static OPENERS: WordList = WordList::new(|| words::list("na_clause_openers"));
     let mut best = 0;
     for (i, _) in text.char_indices() {
-        if OPENERS.iter().any(|o| text[i..].starts_with(o)) && !entities::extract(&text[i..]).is_empty() {
+        if OPENERS.iter().any(|o| text[i..].starts_with(o)) && !Analysed::new(&text[i..]).names().is_empty() {
             best = i + 1;
         }
     }

@@ -204,6 +204,12 @@ fn initials_of(name: &str) -> Option<String> {
     (words.len() >= 2 && initials.chars().count() >= 2).then_some(initials)
 }
 
+/// Whether name `a` mentions name `b` ("the Great Wall" of "the Great Wall of China" does not; the
+/// other way it does), as `Mentions::mentions` reads a text.
+pub fn name_mentions(a: &str, b: &str) -> bool {
+    Mentions::new(a).mentions(b)
+}
+
 impl Mentions {
     pub fn new(text: &str) -> Self {
         let words = norm_words(text);

@@ -13,8 +13,7 @@ impl Check for ContrastedSubject {
 
     fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
         let Some(bi) = input.best else { return };
-        let (claim, sentence) = (input.claim.text(), input.sentences[bi].text());
-        out.conflicts.extend(contrasted_subject(claim, sentence, bi));
+        out.conflicts.extend(contrasted_subject(input.claim, input.sentences[bi], bi));
     }
 }
 
@@ -26,8 +25,9 @@ pub(super) static CONTRAST_CUES: WordList = WordList::new(|| words::list("contra
 /// against the subject's own ("Deimos is slowly spiralling inward" against "Phobos is gradually
 /// spiralling toward Mars, while Deimos is slowly moving away"): the model, reading the whole
 /// sentence, entails the claim by its words. The probe is the claim about the other name.
-pub(super) fn contrasted_subject(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
-    let subject = entities::extract(claim).into_iter().next().filter(|e| crate::text::claims::opens_sentence(claim, e.start))?;
+pub(super) fn contrasted_subject(claim_analysed: &Analysed, sentence_analysed: &Analysed, si: usize) -> Option<Conflict> {
+    let (claim, sentence) = (claim_analysed.text(), sentence_analysed.text());
+    let subject = claim_analysed.names().first().filter(|e| crate::text::claims::opens_sentence(claim, e.start))?;
     // ASCII lower-casing keeps byte offsets, so the cuts index `sentence` itself.
     let lower = sentence.to_ascii_lowercase();
     let mut cuts: Vec<usize> = CONTRAST_CUES.iter().flat_map(|cue| lower.match_indices(cue).map(|(at, _)| at)).collect();
@@ -38,8 +38,8 @@ pub(super) fn contrasted_subject(claim: &str, sentence: &str, si: usize) -> Opti
     let mut bounds = vec![0];
     bounds.extend(cuts);
     bounds.push(sentence.len());
-    // Each clause with the name it opens with (past its cue word: "while Deimos is …").
-    let clauses: Vec<(&str, Option<entities::Entity>)> = bounds
+    // Each clause, analysed, with the name it opens with (past its cue word: "while Deimos is …").
+    let clauses: Vec<(Analysed, Option<entities::Entity>)> = bounds
         .windows(2)
         .map(|w| {
             let clause = sentence[w[0]..w[1]].trim_start_matches([',', ';', ' ']);
@@ -47,23 +47,25 @@ pub(super) fn contrasted_subject(claim: &str, sentence: &str, si: usize) -> Opti
                 .split_once(' ')
                 .filter(|(cue, _)| ["while", "whereas", "but", "unlike"].contains(&cue.to_lowercase().as_str()))
                 .map_or(clause, |(_, rest)| rest);
-            let name = entities::extract(body).into_iter().next().filter(|e| crate::text::claims::opens_sentence(body, e.start));
+            let body = Analysed::new(body);
+            let name = body.names().first().filter(|e| crate::text::claims::opens_sentence(body.text(), e.start)).cloned();
             (body, name)
         })
         .collect();
-    let claim_words: Vec<String> = {
-        let names = Mentions::new(&subject.text);
+    let claim_words: Vec<&String> = {
+        let names = Analysed::new(subject.text.as_str());
         // Manner adverbs ("slowly") are left out: both clauses of a contrast may share them; what
         // is set against what is the verbs and their objects.
-        content_words(claim).into_iter().filter(|w| !names.contains_word(w) && !(w.len() > 4 && w.ends_with("ly"))).collect()
+        claim_analysed
+            .content_words()
+            .iter()
+            .filter(|w| !names.mentions().contains_word(w) && !(w.len() > 4 && w.ends_with("ly")))
+            .collect()
     };
-    let overlap = |clause: &str| {
-        let have = Mentions::new(clause);
-        claim_words.iter().filter(|w| have.contains_word(w)).count()
-    };
-    let own = clauses.iter().position(|(_, name)| name.as_ref().is_some_and(|n| Mentions::new(&n.text).mentions(&subject.text)))?;
-    let own_overlap = overlap(clauses[own].0);
-    let claim_names = Mentions::new(claim);
+    let overlap = |clause: &Analysed| claim_words.iter().filter(|w| clause.mentions().contains_word(w)).count();
+    let own = clauses.iter().position(|(_, name)| name.as_ref().is_some_and(|n| entities::name_mentions(&n.text, &subject.text)))?;
+    let own_overlap = overlap(&clauses[own].0);
+    let claim_names = claim_analysed.mentions();
     // The clause, opened by a name the claim does not have, that holds most of the claim's words.
     let (other_overlap, other_name) = clauses
         .iter()
@@ -76,4 +78,31 @@ pub(super) fn contrasted_subject(claim: &str, sentence: &str, si: usize) -> Opti
     }
     let probe = format!("{}{}{}", &claim[..subject.start], other_name.text, &claim[subject.end..]);
     Some(Conflict::new(CheckKind::Name, &subject.text, &other_name.text, probe, si).in_same_role(true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contrasted(claim: &str, sentence: &str) -> Option<Conflict> {
+        contrasted_subject(&Analysed::new(claim), &Analysed::new(sentence), 0)
+    }
+
+    #[test]
+    fn a_claim_about_the_name_a_contrast_sets_apart_is_probed_with_the_other_name() {
+        let sentence = "Phobos is gradually spiralling toward Mars and may collide with it, while Deimos is slowly moving away.";
+        let c = contrasted("Deimos is slowly spiralling inward.", sentence).expect("the spiralling is Phobos'");
+        assert_eq!(
+            (c.claim_says.as_str(), c.source_says.as_str(), c.probe.as_str()),
+            ("Deimos", "Phobos", "Phobos is slowly spiralling inward.")
+        );
+        // What the sentence says of the claim's own subject, or a sentence without a contrast: no conflict.
+        assert!(contrasted("Deimos is slowly moving away.", sentence).is_none());
+        assert!(contrasted("Phobos is spiralling toward Mars.", sentence).is_none());
+        assert!(contrasted("Deimos is slowly spiralling inward.", "Phobos and Deimos are both spiralling inward.").is_none());
+        // Letters whose lower case is longer ("İ") leave the cuts on the sentence's own boundaries.
+        assert!(contrasted("Deimos is in İzmir.", "İİİ Phobos is in İzmir, while Deimos is in Ankara.").is_some());
+        let but = "Alice Smith won the gold medal, but Bob Jones won silver.";
+        assert_eq!(contrasted("Bob Jones won the gold medal.", but).map(|c| c.source_says), Some("Alice Smith".to_string()));
+    }
 }

@@ -51,3 +51,16 @@ pub(super) fn denial(claim: &str, sentence: &str, si: usize) -> Option<Conflict>
         ..Conflict::new(CheckKind::Polarity, claim.trim_end_matches('.'), format!("it is untrue (\"{cue}\")"), claim, si)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{check_texts, ev_one};
+
+    #[test]
+    fn only_a_belief_called_false_is_a_denial() {
+        let c = check_texts("Peruggia was convicted of the theft.", &ev_one("Peruggia was wrongly convicted of the theft."));
+        assert!(!c.conflicts.iter().any(|x| x.denial), "{c:?}");
+        let c = check_texts("Edison invented the light bulb.", &ev_one("Edison is often falsely credited with inventing the light bulb."));
+        assert!(c.conflicts.iter().any(|x| x.denial), "{c:?}");
+    }
+}

@@ -7,14 +7,13 @@ use super::*;
 /// (a chain's bridge, "England"; the topic of two passages about one bridge). Each passage's `title`
 /// counts as part of it. Built once per sentence from its cited passages; `unlinked` asks it per claim.
 pub struct PassageLinks {
-    mentions: Vec<Mentions>,
+    passages: Vec<Analysed>,
     /// Per passage, the first passage of its linked group.
     group: Vec<usize>,
 }
 
 impl PassageLinks {
-    pub fn new(passages: &[String]) -> Self {
-        let mentions: Vec<Mentions> = passages.iter().map(|p| Mentions::new(p)).collect();
+    pub fn new(passages: Vec<Analysed>) -> Self {
         // Passages that share a name are one source of knowledge about it: join them (union-find).
         let mut group: Vec<usize> = (0..passages.len()).collect();
         fn root(group: &mut [usize], mut i: usize) -> usize {
@@ -24,11 +23,11 @@ impl PassageLinks {
             }
             i
         }
-        for (a, text) in passages.iter().enumerate() {
+        for (a, passage) in passages.iter().enumerate() {
             // Any shared name links, a title that is a number ("2046") included.
-            for e in entities::extract(text) {
-                for (b, m) in mentions.iter().enumerate().filter(|(b, _)| *b != a) {
-                    if m.mentions_all(&e.text) {
+            for e in passage.names() {
+                for (b, other) in passages.iter().enumerate().filter(|(b, _)| *b != a) {
+                    if other.mentions().mentions_all(&e.text) {
                         let (ra, rb) = (root(&mut group, a), root(&mut group, b));
                         group[ra] = rb;
                     }
@@ -36,7 +35,7 @@ impl PassageLinks {
             }
         }
         let group = (0..passages.len()).map(|i| root(&mut group, i)).collect();
-        PassageLinks { mentions, group }
+        PassageLinks { passages, group }
     }
 
     /// Two names of the claim that the passages name only apart: no passage names both, and no
@@ -45,12 +44,13 @@ impl PassageLinks {
     /// one about England, which includes the University of Reading: each name is there, the link
     /// between them (his nationality) is not, so the claim is at most partly supported, however
     /// fluent the model finds it. One passage, or a name no passage names, is left to the other checks.
-    pub fn unlinked(&self, claim: &str) -> Option<(String, String)> {
-        if self.mentions.len() < 2 {
+    pub fn unlinked(&self, claim: &Analysed) -> Option<(String, String)> {
+        if self.passages.len() < 2 {
             return None;
         }
-        let mut names: Vec<String> = entities::extract(claim)
-            .into_iter()
+        let mut names: Vec<String> = claim
+            .names()
+            .iter()
             .map(|e| e.text.trim_end_matches("'s").trim_end_matches("\u{2019}s").to_string())
             .filter(|t| t.chars().any(char::is_alphabetic) && !t.chars().any(|c| c.is_ascii_digit()))
             .collect();
@@ -64,7 +64,17 @@ impl PassageLinks {
         // The groups that name each of the claim's names the passages name at all.
         let found: Vec<(&String, Vec<usize>)> = names
             .iter()
-            .map(|n| (n, self.mentions.iter().zip(&self.group).filter(|(m, _)| m.mentions(n)).map(|(_, &g)| g).collect::<Vec<usize>>()))
+            .map(|n| {
+                (
+                    n,
+                    self.passages
+                        .iter()
+                        .zip(&self.group)
+                        .filter(|(p, _)| p.mentions().mentions(n))
+                        .map(|(_, &g)| g)
+                        .collect::<Vec<usize>>(),
+                )
+            })
             .filter(|(_, groups)| !groups.is_empty())
             .collect();
         for (i, (a, ga)) in found.iter().enumerate() {
@@ -87,4 +97,68 @@ pub(super) const MAX_LINKED_NAMES: usize = 3;
 pub(super) fn is_acronym_of(short: &str, long: &str) -> bool {
     let initials: String = long.split_whitespace().filter_map(|w| w.chars().next()).filter(|c| c.is_uppercase()).collect();
     short.len() >= 2 && short.chars().all(|c| c.is_ascii_uppercase() || c == '.') && initials == short.replace('.', "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ev;
+    use super::*;
+
+    fn unlinked_names(claim: &str, passages: &[String]) -> Option<(String, String)> {
+        PassageLinks::new(passages.iter().map(|p| Analysed::new(p.as_str())).collect()).unlinked(&Analysed::new(claim))
+    }
+
+    #[test]
+    fn names_in_passages_nothing_links_are_unlinked() {
+        let claim = "The contained place of Keith Moon's nationality is University of Reading.";
+        let apart = ev(&[
+            "Keith Moon, English musician, acted in Tommy.",
+            "England includes University of Reading. It is governed as a constitutional monarchy.",
+        ]);
+        let (a, b) = unlinked_names(claim, &apart).expect("no passage joins Keith Moon to the University of Reading");
+        assert_eq!((a.as_str(), b.as_str()), ("Keith Moon", "University of Reading"));
+        // The bridge named in both passages links them, as in a chain the sources state whole.
+        let bridged = ev(&["Keith Moon holds the nationality of England.", "England includes University of Reading."]);
+        assert_eq!(unlinked_names(claim, &bridged), None);
+        // Through a third passage: Get Carter (1) - Morgan Creek (2) - …; Elie Samaha only in (3).
+        let claim = "Get Carter was produced by Elie Samaha.";
+        let three = ev(&[
+            "Get Carter is classed as action film.",
+            "Get Carter was produced by Morgan Creek Productions.",
+            "Elie Samaha holds the nationality of Lebanon.",
+        ]);
+        assert!(unlinked_names(claim, &three).is_some());
+        let chained = ev(&[
+            "Get Carter is classed as action film.",
+            "Get Carter was produced by Morgan Creek Productions.",
+            "Morgan Creek Productions was run by Elie Samaha.",
+        ]);
+        assert_eq!(unlinked_names(claim, &chained), None);
+    }
+
+    #[test]
+    fn one_passage_a_shared_topic_or_an_unnamed_name_is_no_unlinked_pair() {
+        let claim = "Rick Scott attended Southern Methodist University.";
+        assert_eq!(unlinked_names(claim, &ev(&["Rick Scott went to law school at Southern Methodist University."])), None);
+        // Two passages about one subject: the subject links them.
+        let topic = ev(&["Rick Scott was governor of Florida.", "Scott earned a law degree from Southern Methodist University."]);
+        assert_eq!(unlinked_names(claim, &topic), None);
+        // A title is part of its passage ("Southern Methodist University — Wikipedia").
+        let titled = ev(&["Rick Scott was governor of Florida.", "Southern Methodist University. Its alumni include Rick Scott."]);
+        assert_eq!(unlinked_names(claim, &titled), None);
+        // A title that is a number links the passages about it.
+        let claim = "2046 is a production of Hong Kong and counts Wong Kar-wai among its producers.";
+        let titled =
+            ev(&["2046 was produced in Hong Kong.", "2046 was released in United States of America. 2046 was produced by Wong Kar-wai."]);
+        assert_eq!(unlinked_names(claim, &titled), None);
+        // Two names of one thing, and a list of names, need no link.
+        let amoc = ev(&["The AMOC moves warm water north.", "Atlantic Meridional Overturning Circulation is a system of currents."]);
+        assert_eq!(unlinked_names("AMOC stands for Atlantic Meridional Overturning Circulation.", &amoc), None);
+        let list = "Sources include the National Institutes of Health (NIH), the Centers for Disease Control (CDC) and the Mayo Clinic.";
+        let one_each = ev(&["The NIH funds asthma research.", "The CDC tracks asthma.", "The Mayo Clinic treats asthma."]);
+        assert_eq!(unlinked_names(list, &one_each), None);
+        // A name no passage gives is another check's business (a fact the evidence lacks).
+        let absent = ev(&["Rick Scott was governor of Florida.", "The university is in Dallas."]);
+        assert_eq!(unlinked_names(claim, &absent), None);
+    }
 }

@@ -14,13 +14,8 @@ impl Check for Names {
 
     fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
         let Some(bi) = input.best else { return };
-        let (claim, sentence) = (input.claim.text(), input.sentences[bi].text());
-        out.conflicts.extend(names(
-            claim,
-            sentence,
-            bi,
-            &Mentions::new(&input.sentences.iter().map(|s| s.text()).collect::<Vec<_>>().join(" ")),
-        ));
+        let all = Analysed::new(input.sentences.iter().map(|s| s.text()).collect::<Vec<_>>().join(" "));
+        out.conflicts.extend(names(input.claim, input.sentences[bi], bi, all.mentions()));
     }
 }
 
@@ -32,11 +27,12 @@ pub fn same_kind(claim_name: &str, other: &str) -> bool {
 
 /// A name of the claim the evidence lacks, where the best sentence has another name in the same
 /// role ("founded in Seattle" vs "founded in Albuquerque"; "the Pacific Ocean" vs "the Atlantic Ocean").
-pub(super) fn names(claim: &str, sentence: &str, si: usize, all: &Mentions) -> Vec<Conflict> {
+pub(super) fn names(claim_analysed: &Analysed, sentence_analysed: &Analysed, si: usize, all: &Mentions) -> Vec<Conflict> {
+    let (claim, sentence) = (claim_analysed.text(), sentence_analysed.text());
     let mut out = Vec::new();
-    let ev = entities::extract(sentence);
-    let claim_names = entities::extract(claim);
-    let claim_mentions = Mentions::new(claim);
+    let ev = sentence_analysed.names();
+    let claim_names = claim_analysed.names();
+    let claim_mentions = claim_analysed.mentions();
     for (ci, c) in claim_names.iter().enumerate() {
         let person = crate::text::claims::is_person_like(&c.text, claim, c.start);
         // "US" for "United States": an acronym of a name the evidence gives is that name.
@@ -71,4 +67,20 @@ pub(super) fn names(claim: &str, sentence: &str, si: usize, all: &Mentions) -> V
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{check_texts, ev};
+    use super::*;
+
+    #[test]
+    fn a_name_of_the_same_kind_is_the_rival_before_one_in_the_same_role() {
+        let c = check_texts(
+            "East Orange is in the Eastern Time Zone.",
+            &ev(&["East Orange, city in Essex County, New Jersey, United States, is in the Central Time Zone."]),
+        );
+        let names: Vec<&str> = c.conflicts.iter().filter(|x| x.kind == CheckKind::Name).map(|x| x.source_says.as_str()).collect();
+        assert_eq!(names, ["Central Time Zone"], "{c:?}");
+    }
 }

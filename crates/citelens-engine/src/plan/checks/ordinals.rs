@@ -73,3 +73,34 @@ pub(super) fn ordinals(claim: &str, sentences: &[&Analysed]) -> Vec<Conflict> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{check_texts, ev};
+    use super::*;
+
+    #[test]
+    fn a_rank_given_otherwise_for_the_same_thing_conflicts() {
+        let c = check_texts(
+            "Jupiter is the fourth planet from the Sun.",
+            &ev(&["Jupiter is the fifth planet from the Sun and the largest in the Solar System."]),
+        );
+        let x = c.conflicts.iter().find(|x| x.kind == CheckKind::Number).expect("a rank conflict");
+        assert_eq!((x.claim_says.as_str(), x.source_says.as_str()), ("fourth planet", "fifth planet"));
+        assert_eq!(x.probe, "Jupiter is the fifth planet from the Sun.");
+        let c = check_texts("It was the 3rd-largest city.", &ev(&["It was the second-largest city."]));
+        assert!(c.conflicts.iter().any(|x| x.probe == "It was the second-largest city."), "{c:?}");
+        // Ranks of different things, or the claim's rank also given, are no conflict.
+        let c = check_texts("Its first car was the Roadster.", &ev(&["Its second model was the Model S; its first car was the Roadster."]));
+        assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Number), "{c:?}");
+        let c = check_texts("It was the second edition.", &ev(&["The first printing sold out."]));
+        assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Number), "{c:?}");
+        // A name between the rank and its noun: "second World Cup title" ranks titles.
+        let c = check_texts(
+            "It was France's first title.",
+            &ev(&["The victory gave France its second World Cup title, after its first win on home soil in 1998."]),
+        );
+        let x = c.conflicts.iter().find(|x| x.kind == CheckKind::Number).expect("a rank conflict");
+        assert_eq!((x.claim_says.as_str(), x.source_says.as_str()), ("first title", "second title"));
+    }
+}

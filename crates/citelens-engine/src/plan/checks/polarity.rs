@@ -13,8 +13,7 @@ impl Check for Polarity {
 
     fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
         let Some(bi) = input.best else { return };
-        let (claim, sentence) = (input.claim.text(), input.sentences[bi].text());
-        out.conflicts.extend(polarity(claim, sentence, bi));
+        out.conflicts.extend(polarity(input.claim, input.sentences[bi], bi));
     }
 }
 
@@ -182,9 +181,10 @@ pub(super) static PASSED_OVER: WordList = WordList::new(|| words::list("passed_o
 
 /// The evidence sentence says the opposite: a negation one side has and the other lacks, or a word
 /// swapped for its antonym, on a sentence about the same subject.
-pub(super) fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> {
+pub(super) fn polarity(claim_analysed: &Analysed, sentence_analysed: &Analysed, si: usize) -> Vec<Conflict> {
+    let (claim, sentence) = (claim_analysed.text(), sentence_analysed.text());
     let mut out = Vec::new();
-    let same_subject = same_subject(claim, sentence);
+    let same_subject = same_subject(claim_analysed, sentence_analysed);
     let (nc, ns) = (negations(claim), negations(sentence));
     // Only a negation one side lacks altogether: "does not belong" against "is not a member … and
     // is not in" is the same polarity, however many negations each side has.
@@ -208,8 +208,8 @@ pub(super) fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> 
         if let Some((mut reach, says)) = negation_reach(sentence, claim) {
             // The rule stands alone here, so the sentence must also name what the claim opens with
             // ("The museum was open" is not denied by "The library was not open").
-            let opener = content_words(claim).into_iter().next();
-            if !opener.is_some_and(|w| Mentions::new(sentence).contains_word(&w)) {
+            let opener = claim_analysed.content_words().first();
+            if !opener.is_some_and(|w| sentence_analysed.mentions().contains_word(w)) {
                 reach = NegationReach::Partly;
             }
             out.push(
@@ -257,4 +257,106 @@ pub(super) fn polarity(claim: &str, sentence: &str, si: usize) -> Vec<Conflict> 
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{check_texts, ev, ev_one};
+    use super::*;
+
+    #[test]
+    fn the_antonym_file_reads_whole_and_both_ways() {
+        let text = include_str!("../../../data/antonyms.tsv");
+        let rows = text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).count();
+        assert_eq!(antonym_pairs().len(), rows, "every pair line has a tab");
+        assert_eq!(antonym_of("won"), ["lost"]);
+        assert!(antonym_of("lost").contains(&"won") && antonym_of("lost").contains(&"gained"));
+    }
+
+    #[test]
+    fn converses_and_unlisted_words_have_no_antonym() {
+        // "before his release" and "after 27 years" can say the same thing; so can "bought" and "sold".
+        for w in ["before", "after", "bought", "sold", "day", "Won", ""] {
+            assert!(antonym_of(w).is_empty(), "{w}");
+        }
+    }
+
+    #[test]
+    fn converses_and_negations_on_both_sides_are_the_same_polarity() {
+        let c = check_texts(
+            "Mandela spent 27 years in prison before his release in 1990.",
+            &ev_one("Mandela was released in 1990 after 27 years in prison."),
+        );
+        assert!(!c.conflicts.iter().any(|x| x.kind == CheckKind::Polarity), "{c:?}");
+        let c = check_texts(
+            "Switzerland does not belong to the European Union.",
+            &ev_one("Switzerland is not a member of the European Union and is not in the eurozone."),
+        );
+        assert!(!c.conflicts.iter().any(|x| x.kind == CheckKind::Polarity), "{c:?}");
+        let c = check_texts("Switzerland belongs to the European Union.", &ev_one("Switzerland is not a member of the European Union."));
+        assert!(c.conflicts.iter().any(|x| x.negated == Some(Side::Source)), "{c:?}");
+    }
+
+    #[test]
+    fn an_antonym_after_the_same_verb_is_in_the_same_role() {
+        let c = check_texts("Cheetahs usually hunt at night.", &ev_one("Cheetahs hunt mostly in daylight."));
+        assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Polarity && x.same_role), "{c:?}");
+        // Nothing shared around it: an opposite somewhere else in the sentence.
+        let c = check_texts("Owls sleep at night.", &ev_one("Owls are rarely seen by day because they rest in daylight."));
+        assert!(!c.conflicts.iter().any(|x| x.same_role), "{c:?}");
+    }
+
+    #[test]
+    fn a_negation_reaches_to_the_end_of_its_clause() {
+        // The second negation of the sentence denies the claim's predicate.
+        let c = check_texts(
+            "Switzerland adopted the euro in 2002.",
+            &ev(&["Switzerland is not a member of the European Union, and it has not adopted the euro."]),
+        );
+        let neg = c.conflicts.iter().find(|x| x.negated == Some(Side::Source)).expect("a source negation");
+        assert!(neg.same_role, "{neg:?}");
+        assert_eq!(neg.source_says, "has not adopted the euro");
+        // "refused to concede and filed …": only "concede" is negated.
+        let c = check_texts("Trump conceded the election.", &ev(&["Trump refused to concede and filed dozens of lawsuits."]));
+        assert!(c.conflicts.iter().any(|x| x.negated == Some(Side::Source) && x.same_role), "{c:?}");
+        assert_eq!(negation_reach("He refused to concede and filed lawsuits.", "He filed lawsuits."), None);
+        // Temporal and partial negations deny nothing the claim states.
+        let c = check_texts("The bridge opened in 1883.", &ev(&["The bridge did not open until 1883."]));
+        assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Polarity), "{c:?}");
+        let c = check_texts("The museum is open on Sundays.", &ev(&["The museum is no longer open on Mondays."]));
+        assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Polarity), "{c:?}");
+        // An answer that states the exception agrees with the negation.
+        let c = check_texts("It is open every day except Mondays.", &ev(&["It is not open on Mondays."]));
+        assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Polarity), "{c:?}");
+        // Another subject's negation stands alone only when the sentence names the claim's opener.
+        let c = check_texts("The museum is open on Mondays.", &ev(&["The library is not open on Mondays."]));
+        assert!(c.conflicts.iter().all(|x| !(x.negated == Some(Side::Source) && x.same_role)), "{c:?}");
+        // A shorter form of the claim's name is the same subject.
+        let c = check_texts(
+            "The Great Wall of China is visible to the naked eye from orbit.",
+            &ev(&["Contrary to a popular myth, the Great Wall is not visible to the naked eye from low Earth orbit."]),
+        );
+        assert!(c.conflicts.iter().any(|x| x.negated == Some(Side::Source) && x.same_role), "{c:?}");
+    }
+
+    #[test]
+    fn polarity_and_names() {
+        let c = check_texts(
+            "The Brooklyn Bridge was never open to pedestrians.",
+            &ev(&["The Brooklyn Bridge carries vehicles and pedestrians."]),
+        );
+        assert_eq!(c.conflicts[0].probe, "The Brooklyn Bridge was open to pedestrians.");
+        let c = check_texts("Earth is farthest from the Sun in early January.", &ev(&["Earth is closest to the Sun in early January."]));
+        assert!(c.conflicts.iter().any(|x| x.probe == "Earth is closest from the Sun in early January."), "{c:?}");
+        // Another subject's win says nothing of this one's.
+        let c = check_texts("Trump lost the popular vote.", &ev(&["Joe Biden won the popular vote, defeating Donald Trump."]));
+        assert!(c.conflicts.iter().all(|x| x.kind != CheckKind::Polarity), "{c:?}");
+        // A contrast on a name is not a negated verb.
+        assert_eq!(without_negation("The capital is Canberra, not Sydney."), None);
+        let c = check_texts(
+            "The company was founded in Seattle.",
+            &ev(&["Microsoft was founded on April 4, 1975, in Albuquerque, New Mexico."]),
+        );
+        assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Name && x.source_says == "Albuquerque"), "{c:?}");
+    }
 }

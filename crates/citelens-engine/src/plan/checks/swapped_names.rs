@@ -14,8 +14,7 @@ impl Check for SwappedNames {
 
     fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
         let Some(bi) = input.best else { return };
-        let (claim, sentence) = (input.claim.text(), input.sentences[bi].text());
-        out.conflicts.extend(swapped_names(claim, sentence, bi));
+        out.conflicts.extend(swapped_names(input.claim, input.sentences[bi], bi));
     }
 }
 
@@ -32,14 +31,14 @@ pub(super) fn relation_words(text: &str) -> Vec<String> {
 
 /// Two names of the claim in the other order in the evidence: who did what to whom ("France took
 /// over from the United States" against "The United States took over from France").
-pub(super) fn swapped_names(claim: &str, sentence: &str, si: usize) -> Option<Conflict> {
-    let names: Vec<entities::Entity> =
-        entities::extract(claim).into_iter().filter(|e| !e.text.chars().any(|c| c.is_ascii_digit())).collect();
-    let ev = Mentions::new(sentence);
+pub(super) fn swapped_names(claim_analysed: &Analysed, sentence_analysed: &Analysed, si: usize) -> Option<Conflict> {
+    let (claim, sentence) = (claim_analysed.text(), sentence_analysed.text());
+    let names: Vec<&entities::Entity> = claim_analysed.names().iter().filter(|e| !e.text.chars().any(|c| c.is_ascii_digit())).collect();
+    let ev = sentence_analysed.mentions();
     let lower = sentence.to_lowercase();
     for i in 0..names.len() {
         for j in i + 1..names.len() {
-            let (a, b) = (&names[i], &names[j]);
+            let (a, b) = (names[i], names[j]);
             if !(ev.mentions_all(&a.text) && ev.mentions_all(&b.text)) {
                 continue;
             }
@@ -86,4 +85,27 @@ pub(super) fn swapped_names(claim: &str, sentence: &str, si: usize) -> Option<Co
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{check_texts, ev_one};
+    use super::*;
+
+    #[test]
+    fn a_relation_with_its_ends_swapped_word_for_word_excludes_the_claim() {
+        let c = check_texts(
+            "France took over the project from the United States in 1904.",
+            &ev_one("The United States took over the project from France in 1904."),
+        );
+        assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Name && x.exclusive), "{c:?}");
+        let c = check_texts("The ship sailed from New York to Southampton.", &ev_one("The ship sailed from Southampton to New York."));
+        assert!(c.conflicts.iter().any(|x| x.kind == CheckKind::Name && x.exclusive), "{c:?}");
+        // A relation that holds both ways says the same in either order.
+        let c = check_texts("Marie married Pierre Curie in 1895.", &ev_one("Pierre Curie married Marie in 1895."));
+        assert!(!c.conflicts.iter().any(|x| x.exclusive), "{c:?}");
+        // Other words between the names: a swapped order the model has to weigh, not excluded by rule.
+        let c = check_texts("Tesla bought SolarCity from Musk.", &ev_one("Musk sold SolarCity to Tesla."));
+        assert!(!c.conflicts.iter().any(|x| x.exclusive), "{c:?}");
+    }
 }

@@ -12,13 +12,16 @@
 //!   [`evidence`] choosing a long [`document`]'s sentences, the typed [`checks`] and their probes,
 //!   and [`abstain`]'s check of abstaining sentences;
 //! - **score** ([`score`]): a [`Scorer`] (the model, `citelens-nli`, behind the `nli` feature)
-//!   fills the score table ([`Scores`]);
-//! - **decide** ([`decide`]): the rules ([`RuleDecider`], or [`combiner`] the learned combiner)
-//!   give each claim its status from its scores and checks, `verdict` the sentences' and the
-//!   answer's, [`complexity`] names the reasoning;
-//! - **report** (`assemble/`): the stages' results gathered into `citelens-types`' [`Report`].
+//!   answers the plan's pairs ([`Scores`]; [`score::rounds`] with long documents, [`Cached`] to ask
+//!   each pair once);
+//! - **decide** ([`decide`]): each claim's reading and status (the rules, [`RuleDecider`]), each
+//!   sentence's and citation's verdict ([`combiner`] the learned combiner), [`complexity`] the
+//!   reasoning, as one [`Decisions`] value;
+//! - **report** (`assemble/`): the plan and the decisions laid out as `citelens-types`' [`Report`]
+//!   ([`report_with`]); nothing there decides.
 //!
-//! A stage imports only the stages before it ([`thresholds`] and the types are read by all).
+//! A stage imports only the stages before it ([`thresholds`] and the types are read by all;
+//! `tests/stage_order.rs` checks it); [`Engine`] runs them in order.
 
 // Rules read as their sentence ("a name word, joined, and not a number after a word"), and loops walk
 // parallel arrays by position: clippy's rewrites of both read worse here.

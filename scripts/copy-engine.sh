@@ -13,6 +13,6 @@ for f in "$src/pkg/citelens_wasm_bg.wasm" "$src/model/model.onnx" "$src/pdfjs/pd
   [ -f "$f" ] || { echo "$caller: $f is missing: run \`trunk build --release\` first" >&2; exit 1; }
 done
 mkdir -p "$dest"
-cp www/citelens/citelens.js www/citelens/engine.js www/citelens/worker.js www/citelens/doc-text.js "$dest/"
+cp www/citelens/*.js "$dest/"
 cp -r "$src/pkg" "$src/model" "$src/pdfjs" "$dest/"
 find "$dest" -name '*.gz' -delete

@@ -77,6 +77,12 @@ export interface CheckReport {
   probe_entailment?: number;
 }
 
+/** Which rule of the engine decided a claim's status. */
+export type ClaimRule =
+  | "check_confirmed_conflict" | "head_reads_missing_not_contradicted" | "entailed" | "unlinked_names" | "head_reads_missing"
+  | "unrelated" | "checked_doubt_contradicted" | "two_heads_contradict" | "three_readings_contradict" | "model_only_contradiction"
+  | "not_stated";
+
 export interface ClaimReport {
   text: string;
   parts: Range[];
@@ -93,6 +99,8 @@ export interface ClaimReport {
   uncertain: boolean;
   checks: CheckReport[];
   not_found?: boolean;
+  /** The rule that gave `status`. */
+  rule?: ClaimRule;
 }
 
 export interface CitationVerdict { citation: string; category: Category; confidence: number }

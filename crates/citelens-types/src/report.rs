@@ -210,8 +210,44 @@ pub struct ClaimReport {
     /// claim was read against the nearest sentences, which are not listed as evidence).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub not_found: bool,
+    /// The rule that gave `status` (absent in reports written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<ClaimRule>,
     #[serde(skip)]
     pub signals: ClaimSignals,
+}
+
+/// Which rule of the engine's `RuleDecider` decided a claim: each way out of its `decide`, by name, in
+/// the order they are tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimRule {
+    /// A typed check's conflict (a value, a negation, an opposite, a name) that the model's probe
+    /// confirmed: contradicted.
+    CheckConfirmedConflict,
+    /// A contradiction no value check confirmed, which the four-way head reading the claim alone
+    /// all but certainly calls a missing fact: missing.
+    HeadReadsMissingNotContradicted,
+    /// The model entails the claim, or the evidence states every value of it: supported, or
+    /// partially supported / missing for what the checks found absent.
+    Entailed,
+    /// Entailed, but two of its names stand only in passages nothing links: missing.
+    UnlinkedNames,
+    /// Entailed only weakly, and the four-way head reads the claim as lacking a fact: missing.
+    HeadReadsMissing,
+    /// The evidence names too little of the claim, and no check found it on the same topic: unrelated.
+    Unrelated,
+    /// A check's doubt (a value plausibly otherwise, an unconfirmed opposite) and the model's
+    /// contradiction agree: contradicted.
+    CheckedDoubtContradicted,
+    /// The NLI head and the four-way head both contradict the claim clearly: contradicted.
+    TwoHeadsContradict,
+    /// The NLI head, the claim's four-way reading and the sentence's all lean contradictory: contradicted.
+    ThreeReadingsContradict,
+    /// The model's strong contradiction alone, nothing a check found: contradicted, shown unsure.
+    ModelOnlyContradiction,
+    /// None of the above: the evidence does not state it (missing).
+    NotStated,
 }
 
 /// Which reading decided a claim: one citation, or all cited passages read together. A string in
@@ -466,6 +502,19 @@ json_names! {
         FourWay => "four_way",
         NotScored => "not_scored",
     }
+    ClaimRule {
+        CheckConfirmedConflict => "check_confirmed_conflict",
+        HeadReadsMissingNotContradicted => "head_reads_missing_not_contradicted",
+        Entailed => "entailed",
+        UnlinkedNames => "unlinked_names",
+        HeadReadsMissing => "head_reads_missing",
+        Unrelated => "unrelated",
+        CheckedDoubtContradicted => "checked_doubt_contradicted",
+        TwoHeadsContradict => "two_heads_contradict",
+        ThreeReadingsContradict => "three_readings_contradict",
+        ModelOnlyContradiction => "model_only_contradiction",
+        NotStated => "not_stated",
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -517,6 +566,9 @@ mod tests {
         for f in FindingKind::ALL {
             assert_eq!(f.as_str(), json_name(f));
         }
+        for r in ClaimRule::ALL {
+            assert_eq!(r.as_str(), json_name(r));
+        }
         for c in ComplexityType::ALL {
             assert_eq!(c.as_str(), json_name(c));
         }
@@ -536,5 +588,21 @@ mod tests {
         assert_eq!(back, ClaimDecider::Joint);
         let back: ClaimDecider = serde_json::from_str("\"Q42\"").unwrap();
         assert_eq!(back, ClaimDecider::Citation("Q42".into()));
+    }
+
+    /// The npm package's declarations (packaging/npm/citelens.d.ts) name every value these enums take
+    /// in the JSON, so a variant added here is added there.
+    #[test]
+    fn the_npm_declarations_name_every_json_value() {
+        let dts = include_str!("../../../packaging/npm/citelens.d.ts");
+        let quoted = |name: &str| format!("\"{name}\"");
+        let mut names: Vec<&str> = Vec::new();
+        names.extend(FindingKind::ALL.iter().map(|k| k.as_str()));
+        names.extend(ClaimRule::ALL.iter().map(|k| k.as_str()));
+        names.extend(DecidedBy::ALL.iter().map(|k| k.as_str()));
+        names.extend(ComplexityType::ALL.iter().map(|k| k.as_str()));
+        for name in names {
+            assert!(dts.contains(&quoted(name)), "citelens.d.ts does not name {name:?}");
+        }
     }
 }

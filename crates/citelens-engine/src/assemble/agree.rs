@@ -109,6 +109,7 @@ mod tests {
             uncertain: false,
             checks: vec![],
             not_found: false,
+            rule: None,
             signals: Default::default(),
         }
     }

@@ -43,37 +43,8 @@ pub struct Decision {
     pub rule: ClaimRule,
 }
 
-/// Which rule of `RuleDecider` decided a claim: each way out of `RuleDecider::decide`, by name, in
-/// the order they are tried.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClaimRule {
-    /// A typed check's conflict (a value, a negation, an opposite, a name) that the model's probe
-    /// confirmed: contradicted.
-    CheckConfirmedConflict,
-    /// A contradiction no value check confirmed, which the four-way head reading the claim alone
-    /// all but certainly calls a missing fact: missing.
-    HeadReadsMissingNotContradicted,
-    /// The model entails the claim, or the evidence states every value of it: supported, or
-    /// partially supported / missing for what the checks found absent.
-    Entailed,
-    /// Entailed, but two of its names stand only in passages nothing links: missing.
-    UnlinkedNames,
-    /// Entailed only weakly, and the four-way head reads the claim as lacking a fact: missing.
-    HeadReadsMissing,
-    /// The evidence names too little of the claim, and no check found it on the same topic: unrelated.
-    Unrelated,
-    /// A check's doubt (a value plausibly otherwise, an unconfirmed opposite) and the model's
-    /// contradiction agree: contradicted.
-    CheckedDoubtContradicted,
-    /// The NLI head and the four-way head both contradict the claim clearly: contradicted.
-    TwoHeadsContradict,
-    /// The NLI head, the claim's four-way reading and the sentence's all lean contradictory: contradicted.
-    ThreeReadingsContradict,
-    /// The model's strong contradiction alone, nothing a check found: contradicted, shown unsure.
-    ModelOnlyContradiction,
-    /// None of the above: the evidence does not state it (missing).
-    NotStated,
-}
+/// Which rule of `RuleDecider` decided a claim (a report type: `ClaimReport::rule`).
+pub use citelens_types::report::ClaimRule;
 
 impl Decision {
     /// Shown as unsure: below the unsure level, or a contradiction the model gives with nothing a

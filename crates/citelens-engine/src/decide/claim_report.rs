@@ -83,6 +83,7 @@ pub(crate) fn decide_claim(s: &SentenceFacts, cw: &ClaimPlan, found_in: Option<&
         missing_entities: d.missing_entities,
         checks: d.checks,
         not_found,
+        rule: Some(d.rule),
         signals,
     }
 }

@@ -240,3 +240,82 @@ fn score_table(scores: &str) -> Result<citelens_engine::ScoreTable, JsError> {
     let rows: Vec<(String, String, Vec<f32>)> = serde_json::from_str(scores).map_err(js_err)?;
     citelens_engine::ScoreTable::from_rows(rows).map_err(|e| JsError::new(&e.to_string()))
 }
+
+// The bindings' own logic, natively: the calls that touch no JavaScript value (a `JsError` or a
+// callback needs a JS engine; the browser tests cover those).
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model_file(name: &str) -> Vec<u8> {
+        std::fs::read(format!("{}/../../models/citelens-nli-minilm/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    fn verifier() -> Verifier {
+        Verifier::new(&model_file("model.onnx"), &model_file("tokenizer.json"), &model_file("config.json"))
+            .unwrap_or_else(|_| panic!("the shipped model loads"))
+    }
+
+    const EXAMPLE: &str = include_str!("../../../examples/brooklyn-bridge.json");
+
+    #[test]
+    fn the_model_hash_is_sha256_in_lower_case_hex() {
+        assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+
+    #[test]
+    fn each_cut_is_a_truncated_finding_naming_the_cap() {
+        let cuts = [Cut { what: "the answer".into(), from: 20, to: 10, cap: "max_answer_chars".into() }];
+        let f = cut_findings(&cuts);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].kind, FindingKind::Truncated);
+        assert!(f[0].message.contains("max_answer_chars") && f[0].message.contains("20 to 10"), "{}", f[0].message);
+    }
+
+    /// The worker pool's way: prepare once, score step by step, assemble after each step. The steps
+    /// list every pair the engine needs once, a partial report does not count later sentences' pairs
+    /// as unscored, and the last step's report is the native engine's.
+    #[test]
+    fn steps_scored_in_turn_give_partial_reports_and_then_the_engines_report() {
+        let v = verifier();
+        let prepared: serde_json::Value = serde_json::from_str(&v.prepare(EXAMPLE, None).unwrap_or_else(|_| panic!("prepare"))).unwrap();
+        let fitted = prepared["input"].to_string();
+        let steps = prepared["steps"].as_array().unwrap();
+        assert_eq!(steps.len(), 4, "one step per sentence");
+        let step_pairs: Vec<(String, String)> =
+            steps.iter().flat_map(|s| serde_json::from_value::<Vec<(String, String)>>(s["pairs"].clone()).unwrap()).collect();
+        let needed: Vec<(String, String)> = serde_json::from_str(&v.pairs(EXAMPLE).unwrap_or_else(|_| panic!("pairs"))).unwrap();
+        assert_eq!(step_pairs.len(), needed.len(), "each pair in one step");
+        assert!(needed.iter().all(|p| step_pairs.contains(p)));
+
+        let mut rows: Vec<serde_json::Value> = Vec::new();
+        let mut last = None;
+        for step in steps {
+            let probs: Vec<Option<Vec<f32>>> =
+                serde_json::from_str(&v.score(&step["pairs"].to_string()).unwrap_or_else(|_| panic!("score"))).unwrap();
+            for (pair, p) in step["pairs"].as_array().unwrap().iter().zip(probs) {
+                rows.push(serde_json::json!([pair[0], pair[1], p.expect("the model reads every pair")]));
+            }
+            let upto = step["sentences"].as_u64().unwrap() as u32;
+            let report: Report = serde_json::from_str(
+                &v.assemble(&fitted, &serde_json::to_string(&rows).unwrap(), Some(upto)).unwrap_or_else(|_| panic!("assemble")),
+            )
+            .unwrap();
+            assert_eq!(report.sentences.len(), upto as usize);
+            assert!(report.findings.iter().all(|f| f.kind != FindingKind::NotScored), "{:?}", report.findings);
+            last = Some(report);
+        }
+        // The same verdicts and spans (the model's probabilities differ in the last digits: a pair
+        // scored in another batch is padded otherwise).
+        let native = Engine::new(verifier().engine.scorer).verify(&Input::from_json(EXAMPLE).unwrap()).unwrap();
+        let last = last.unwrap();
+        let verdicts = |r: &Report| r.sentences.iter().map(|s| s.verdict.map(|v| v.category)).collect::<Vec<_>>();
+        let spans = |r: &Report| r.spans.iter().map(|s| (s.start, s.end, s.label)).collect::<Vec<_>>();
+        assert_eq!(last.overall.category, native.overall.category);
+        assert_eq!(verdicts(&last), verdicts(&native));
+        assert_eq!(spans(&last), spans(&native));
+        // The whole answer from a table that lacks its pairs: each missing pair is said, once.
+        let bare: Report = serde_json::from_str(&v.assemble(&fitted, "[]", None).unwrap_or_else(|_| panic!("assemble"))).unwrap();
+        assert_eq!(bare.findings.iter().filter(|f| f.kind == FindingKind::NotScored).count(), 1, "{:?}", bare.findings);
+    }
+}

@@ -128,3 +128,51 @@ pub fn add_to_graph(graph: &mut ReasoningGraph, ev: &SentenceEvidence, shared: &
         edge(graph, format!("citation:{id}"), "answer".into(), *kind);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(passages: &[&str], sentence: &str, question: &str, conjuncts: &[(&str, &str)]) -> ComplexityType {
+        let analysed: Vec<Analysed> = passages.iter().map(|p| Analysed::new(*p)).collect();
+        let ids: Vec<String> = (1..=passages.len()).map(|i| i.to_string()).collect();
+        let (sentence, question) = (Analysed::new(sentence), Analysed::new(question));
+        let ev = SentenceEvidence {
+            citations: ids.iter().map(String::as_str).zip(&analysed).collect(),
+            sentence: &sentence,
+            question: &question,
+            conjuncts: conjuncts.iter().map(|(c, by)| (c.to_string(), ClaimDecider::Citation(by.to_string()))).collect(),
+        };
+        classify(&ev, &shared_entities(&ev))
+    }
+
+    #[test]
+    fn one_citation_is_single_and_a_bridge_the_answer_never_names_is_a_chain() {
+        assert_eq!(kind(&["Keith Moon was born in England."], "Keith Moon was English.", "", &[]), ComplexityType::Single);
+        let chain = ["Keith Moon holds the nationality of England.", "England includes the University of Reading."];
+        assert_eq!(kind(&chain, "Keith Moon's country includes the University of Reading.", "", &[]), ComplexityType::Concatenation);
+        // The answer names the shared entity: both citations meet on it.
+        assert_eq!(kind(&chain, "Keith Moon's England includes the University of Reading.", "", &[]), ComplexityType::Intersection);
+    }
+
+    #[test]
+    fn coordinated_answers_each_backed_by_its_own_citation_are_a_union() {
+        let passages = ["Pierre Curie shared the 1903 Nobel Prize in Physics.", "Henri Becquerel shared the 1903 Nobel Prize in Physics."];
+        let sentence = "Marie Curie shared it with Pierre Curie and Henri Becquerel.";
+        let by_each = [("Pierre Curie", "1"), ("Henri Becquerel", "2")];
+        assert_eq!(kind(&passages, sentence, "Who shared the 1903 Nobel Prize in Physics?", &by_each), ComplexityType::Union);
+        // Coordinated names the question itself lists are its constraints, not answers.
+        let asked = "Did Pierre Curie and Henri Becquerel share the prize?";
+        assert_ne!(kind(&passages, sentence, asked, &by_each), ComplexityType::Union);
+    }
+
+    #[test]
+    fn the_answer_needs_its_hardest_sentence() {
+        use ComplexityType::*;
+        assert_eq!(overall(&[Single, Intersection, Union], 3), Intersection);
+        assert_eq!(overall(&[Union, Concatenation], 2), Concatenation);
+        assert_eq!(overall(&[Single, Single], 2), Union, "two sentences on two citations");
+        assert_eq!(overall(&[Single], 1), Single);
+        assert_eq!(citation_edge(Category::Irrelevant), EdgeKind::Cited);
+    }
+}

@@ -112,3 +112,83 @@ fn sentence_report(plan: &Plan, w: &SentencePlan, decided: Option<&SentenceDecis
         features: decided.map(|d| d.features.clone()).unwrap_or_default(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decide::{decide, RuleDecider};
+    use crate::plan::retrieve::WordOverlap;
+    use crate::plan::SentencePairs;
+    use crate::score::ScoreTable;
+    use crate::thresholds::Thresholds;
+    use citelens_types::input::{Caps, Citation, Input};
+
+    const ENTAILED: Probs = Probs { entailment: 0.97, neutral: 0.02, contradiction: 0.01, four_way: None, evidence: None };
+
+    fn plan(answer: &str) -> Plan {
+        let input = Input {
+            question: None,
+            answer: answer.into(),
+            citations: vec![Citation {
+                id: "1".into(),
+                text: Some("The Brooklyn Bridge opened on May 24, 1883.".into()),
+                ..Default::default()
+            }],
+            minimum_knowledge: None,
+        };
+        Plan::with_whole_sentences(&input, &Caps::default(), &WordOverlap, SentencePairs::None).unwrap()
+    }
+
+    fn report(plan: &Plan, scores: &Scores) -> Report {
+        let decider = RuleDecider { thresholds: Thresholds::default() };
+        report_with(plan, scores, &decide(plan, scores, plan.sentences.len(), &decider, None), "test".into())
+    }
+
+    fn all_entailed(plan: &Plan) -> Scores {
+        let table: ScoreTable = plan.pairs().iter().map(|k| (k.clone(), ENTAILED)).collect();
+        Scores::from_table(plan, &table)
+    }
+
+    #[test]
+    fn every_sentence_is_reported_and_one_that_cites_nothing_is_said_so() {
+        let p = plan("The Brooklyn Bridge opened in 1883 [1]. It is in New York.");
+        let r = report(&p, &all_entailed(&p));
+        assert_eq!(r.sentences.len(), 2);
+        assert!(r.sentences[0].verdict.is_some() && r.sentences[1].verdict.is_none());
+        assert_eq!(r.sentences[1].text, "It is in New York.");
+        assert!(
+            r.findings.iter().any(|f| f.kind == FindingKind::UncitedSentence && f.message.starts_with("sentence 1")),
+            "{:?}",
+            r.findings
+        );
+        assert_eq!(r.pairs_scored, p.pairs().len());
+    }
+
+    #[test]
+    fn spans_stop_at_markers_and_point_into_the_answer() {
+        let answer = "The Brooklyn Bridge opened in 1883 [1]. It opened on May 24 [1].";
+        let p = plan(answer);
+        let r = report(&p, &all_entailed(&p));
+        assert!(!r.spans.is_empty());
+        let chars: Vec<char> = answer.chars().collect();
+        for s in &r.spans {
+            let text: String = chars[s.start..s.end].iter().collect();
+            assert_eq!(text, s.text, "a span's offsets are the answer's characters");
+            assert!(!s.text.contains('['), "no span covers a marker: {:?}", s.text);
+        }
+    }
+
+    #[test]
+    fn unscored_and_refused_pairs_are_two_findings() {
+        let p = plan("The Brooklyn Bridge opened in 1883 [1].");
+        let bare = report(&p, &Scores::from_table(&p, &ScoreTable::default()));
+        let kinds: Vec<FindingKind> = bare.findings.iter().map(|f| f.kind).collect();
+        assert_eq!(kinds.iter().filter(|k| **k == FindingKind::NotScored).count(), 1, "{:?}", bare.findings);
+        assert!(!kinds.contains(&FindingKind::Truncated));
+        let mut refused = Scores::default();
+        refused.errors.push(ScoreError::Refused("too long".into()));
+        let r = report(&p, &refused);
+        let truncated = r.findings.iter().find(|f| f.kind == FindingKind::Truncated).expect("a refused pair is said");
+        assert!(truncated.message.ends_with("too long"), "{}", truncated.message);
+    }
+}

@@ -929,3 +929,81 @@ fn minus(piece: &Piece, holes: &[Piece]) -> Vec<Piece> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::retrieve::WordOverlap;
+
+    fn input(answer: &str, passages: &[(&str, &str)]) -> Input {
+        Input {
+            question: Some("When did the Brooklyn Bridge open?".into()),
+            answer: answer.into(),
+            citations: passages
+                .iter()
+                .map(|(id, text)| Citation { id: (*id).into(), text: Some((*text).into()), ..Default::default() })
+                .collect(),
+            minimum_knowledge: None,
+        }
+    }
+
+    fn plan(answer: &str, passages: &[(&str, &str)], whole: SentencePairs) -> Plan {
+        Plan::with_whole_sentences(&input(answer, passages), &Caps::default(), &WordOverlap, whole).unwrap()
+    }
+
+    const PASSAGES: [(&str, &str); 2] = [
+        ("1", "The Brooklyn Bridge opened on May 24, 1883. It was designed by John A. Roebling."),
+        ("2", "Its main span is 486 metres long."),
+    ];
+
+    #[test]
+    fn markers_say_what_each_sentence_cites_and_wrong_ones_are_findings() {
+        let p = plan("The bridge opened in 1883 [1][9]. It was a marvel. Its span is 486 metres [2].", &PASSAGES, SentencePairs::None);
+        let cited: Vec<Vec<usize>> = p.sentences.iter().map(|w| w.cited.clone()).collect();
+        assert_eq!(cited, [vec![0], vec![], vec![1]]);
+        assert!(p.findings.iter().any(|f| f.kind == FindingKind::UnknownMarker && f.message.contains("[9]")), "{:?}", p.findings);
+        let unused = plan("The bridge opened in 1883 [1].", &PASSAGES, SentencePairs::None);
+        assert!(
+            unused.findings.iter().any(|f| f.kind == FindingKind::UncitedCitation && f.message.contains("\"2\"")),
+            "{:?}",
+            unused.findings
+        );
+        assert_eq!(unused.used, [true, false]);
+    }
+
+    #[test]
+    fn each_pair_is_listed_once_and_streamed_in_the_first_step_that_needs_it() {
+        // Two sentences with the same claim against the same passage ask the model once.
+        let p = plan("The bridge opened in 1883 [1]. The bridge opened in 1883 [1].", &PASSAGES, SentencePairs::None);
+        let mut pairs = p.pairs().to_vec();
+        pairs.sort();
+        pairs.dedup();
+        assert_eq!(pairs.len(), p.pairs().len(), "no pair twice");
+        let steps = p.pairs_by_sentence();
+        let mut streamed: Vec<PairId> = steps.concat();
+        streamed.sort_unstable();
+        assert_eq!(streamed, (0..p.pairs().len()).collect::<Vec<_>>(), "every pair in exactly one step");
+        assert!(steps[1].is_empty(), "the second sentence needs nothing the first did not");
+    }
+
+    #[test]
+    fn a_sentence_pair_only_for_a_model_with_a_sentence_head_and_none_for_an_abstention() {
+        let answer = "The bridge opened in 1883 [1]. The sources do not say who paid for it [2].";
+        let without = plan(answer, &PASSAGES, SentencePairs::None);
+        assert!(without.sentences.iter().all(|w| w.whole.is_none()));
+        let with = plan(answer, &PASSAGES, SentencePairs::Passages);
+        assert!(with.sentences[0].whole.is_some());
+        // The abstaining sentence is checked as a whole, not split into claims.
+        let abstains = &with.sentences[1];
+        assert!(abstains.abstention.is_some() && abstains.claims.is_empty() && abstains.whole.is_none());
+        assert!(with.sentences[0].evidence.is_some() && abstains.evidence.is_none());
+    }
+
+    #[test]
+    fn a_claims_part_names_point_into_the_answer() {
+        let answer = "It was designed by John A. Roebling [1].";
+        let p = plan(answer, &PASSAGES, SentencePairs::None);
+        let names = &p.sentences[0].claims[0].part_names;
+        assert!(names.iter().any(|(piece, name)| name == "John A. Roebling" && &p.clean.text[piece.start..piece.end] == name), "{names:?}");
+    }
+}

@@ -4,18 +4,10 @@
 use super::*;
 
 /// The best sentence contrasts the claim's subject with another name that has the claimed property.
-pub(super) struct ContrastedSubject;
-
-impl Check for ContrastedSubject {
-    fn name(&self) -> &'static str {
-        "contrasted_subject"
-    }
-
-    fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
-        let Some(bi) = input.best else { return };
-        out.conflicts.extend(contrasted_subject(input.claim, input.sentences[bi], bi));
-    }
-}
+pub(super) static CONTRASTED_SUBJECT: OnBestSentence = OnBestSentence {
+    name: "contrasted_subject",
+    conflicts: |input, bi| contrasted_subject(input.claim, input.sentences[bi], bi).into_iter().collect(),
+};
 
 /// Words that set two clauses of one sentence against each other ("Phobos is spiralling toward
 /// Mars, while Deimos is moving away"): what one clause says of its subject, the other denies of its own.

@@ -3,19 +3,10 @@
 use super::*;
 
 /// The best sentence calls the claim a misconception, a myth or a false belief.
-pub(super) struct Denial;
-
-impl Check for Denial {
-    fn name(&self) -> &'static str {
-        "denial"
-    }
-
-    fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
-        let Some(bi) = input.best else { return };
-        let (claim, sentence) = (input.claim.text(), input.sentences[bi].text());
-        out.conflicts.extend(denial(claim, sentence, bi));
-    }
-}
+pub(super) static DENIAL: OnBestSentence = OnBestSentence {
+    name: "denial",
+    conflicts: |input, bi| denial(input.claim.text(), input.sentences[bi].text(), bi).into_iter().collect(),
+};
 
 /// Words by which a text reports a belief in order to deny it.
 /// An adverb alone ("wrongly convicted") does not deny the event, only its justice: it is a cue

@@ -148,12 +148,31 @@ pub trait Check: Sync {
 pub static CHECKS: &[&dyn Check] = &[
     &numbers_dates::NumbersAndDates,
     &ordinals::Ordinals,
-    &denial::Denial,
-    &polarity::Polarity,
-    &names::Names,
-    &swapped_names::SwappedNames,
-    &contrast::ContrastedSubject,
+    &denial::DENIAL,
+    &polarity::POLARITY,
+    &names::NAMES,
+    &swapped_names::SWAPPED_NAMES,
+    &contrast::CONTRASTED_SUBJECT,
 ];
+
+/// A check that reads the claim against one evidence sentence, the one sharing most words with it
+/// (`CheckInput::best`): `conflicts(input, best)` gives what it finds there. Five checks are such;
+/// each file says only what its check looks for.
+pub struct OnBestSentence {
+    name: &'static str,
+    conflicts: fn(&CheckInput, usize) -> Vec<Conflict>,
+}
+
+impl Check for OnBestSentence {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
+        let Some(best) = input.best else { return };
+        out.conflicts.extend((self.conflicts)(input, best));
+    }
+}
 
 /// Runs every check of `claim` against the evidence `sentences` (pronouns already resolved), each
 /// analysed once for all the checks.

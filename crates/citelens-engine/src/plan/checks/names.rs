@@ -5,19 +5,13 @@ use super::numbers_dates::role_word_any;
 use super::*;
 
 /// Another name of the same kind in the claim's role, in the best sentence.
-pub(super) struct Names;
-
-impl Check for Names {
-    fn name(&self) -> &'static str {
-        "names"
-    }
-
-    fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
-        let Some(bi) = input.best else { return };
+pub(super) static NAMES: OnBestSentence = OnBestSentence {
+    name: "names",
+    conflicts: |input, bi| {
         let all = Analysed::new(input.sentences.iter().map(|s| s.text()).collect::<Vec<_>>().join(" "));
-        out.conflicts.extend(names(input.claim, input.sentences[bi], bi, all.mentions()));
-    }
-}
+        names(input.claim, input.sentences[bi], bi, all.mentions())
+    },
+};
 
 /// Two names of one kind: the claim's has several words and ends in the other's last word ("the
 /// Eastern Time Zone", "the Central Time Zone"; "the Pacific Ocean", "the Atlantic Ocean").

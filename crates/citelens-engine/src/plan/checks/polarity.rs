@@ -4,18 +4,8 @@
 use super::*;
 
 /// The best sentence negates what the claim states (or the reverse), or says its antonym.
-pub(super) struct Polarity;
-
-impl Check for Polarity {
-    fn name(&self) -> &'static str {
-        "polarity"
-    }
-
-    fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
-        let Some(bi) = input.best else { return };
-        out.conflicts.extend(polarity(input.claim, input.sentences[bi], bi));
-    }
-}
+pub(super) static POLARITY: OnBestSentence =
+    OnBestSentence { name: "polarity", conflicts: |input, bi| polarity(input.claim, input.sentences[bi], bi) };
 
 /// Negation attached to a verb: "was never open", "did not win", "has no moons", "cannot roar".
 pub(super) fn negation_re() -> &'static Regex {

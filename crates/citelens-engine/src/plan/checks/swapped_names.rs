@@ -5,18 +5,10 @@ use super::*;
 use crate::text::values::month_of;
 
 /// The best sentence states the claim's relation with its two ends swapped.
-pub(super) struct SwappedNames;
-
-impl Check for SwappedNames {
-    fn name(&self) -> &'static str {
-        "swapped_names"
-    }
-
-    fn run(&self, input: &CheckInput, out: &mut CheckOutcome) {
-        let Some(bi) = input.best else { return };
-        out.conflicts.extend(swapped_names(input.claim, input.sentences[bi], bi));
-    }
-}
+pub(super) static SWAPPED_NAMES: OnBestSentence = OnBestSentence {
+    name: "swapped_names",
+    conflicts: |input, bi| swapped_names(input.claim, input.sentences[bi], bi).into_iter().collect(),
+};
 
 /// Words that make a relation between two names hold both ways: the names swapped say the same.
 pub(super) static SYMMETRIC_LINKS: WordList = WordList::new(|| words::list("symmetric_links"));

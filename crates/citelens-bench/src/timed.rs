@@ -5,7 +5,7 @@ use std::cell::Cell;
 use std::time::Instant;
 
 use citelens_engine::score::Answer;
-use citelens_engine::{Scorer, SentencePairs};
+use citelens_engine::Scorer;
 
 pub struct Timed<S> {
     pub inner: S,
@@ -34,19 +34,5 @@ impl<S: Scorer> Scorer for Timed<S> {
         out
     }
 
-    fn name(&self) -> String {
-        self.inner.name()
-    }
-
-    fn has_four_way(&self) -> bool {
-        self.inner.has_four_way()
-    }
-
-    fn sentence_pairs(&self) -> SentencePairs {
-        self.inner.sentence_pairs()
-    }
-
-    fn has_evidence(&self) -> bool {
-        self.inner.has_evidence()
-    }
+    citelens_engine::forward_scorer_info!(inner);
 }

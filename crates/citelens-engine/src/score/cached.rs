@@ -7,7 +7,6 @@ use std::collections::HashMap;
 
 use citelens_types::report::Probs;
 
-use crate::plan::SentencePairs;
 use crate::score::{ScoreError, Scorer};
 
 /// An answer by (premise, hypothesis): the model's probabilities, or why it gave none.
@@ -66,21 +65,7 @@ impl<S: Scorer> Scorer for Cached<S> {
         pairs.iter().map(|p| answers[&(p.0.to_string(), p.1.to_string())].clone()).collect()
     }
 
-    fn name(&self) -> String {
-        self.inner.name()
-    }
-
-    fn has_four_way(&self) -> bool {
-        self.inner.has_four_way()
-    }
-
-    fn sentence_pairs(&self) -> SentencePairs {
-        self.inner.sentence_pairs()
-    }
-
-    fn has_evidence(&self) -> bool {
-        self.inner.has_evidence()
-    }
+    crate::forward_scorer_info!(inner);
 }
 
 #[cfg(test)]

@@ -79,6 +79,29 @@ impl FromIterator<((String, String), Probs)> for ScoreTable {
     }
 }
 
+/// The `Scorer` methods a scorer wrapping another (`field`) forwards unchanged: its name and which
+/// heads its answers carry. Used inside an `impl Scorer` block, beside its own `score`.
+#[macro_export]
+macro_rules! forward_scorer_info {
+    ($field:ident) => {
+        fn name(&self) -> String {
+            self.$field.name()
+        }
+
+        fn has_four_way(&self) -> bool {
+            self.$field.has_four_way()
+        }
+
+        fn sentence_pairs(&self) -> $crate::SentencePairs {
+            self.$field.sentence_pairs()
+        }
+
+        fn has_evidence(&self) -> bool {
+            self.$field.has_evidence()
+        }
+    };
+}
+
 pub trait Scorer {
     /// Probabilities for each (premise, hypothesis) pair, in order.
     fn score(&self, pairs: &[(&str, &str)]) -> Vec<Result<Probs, ScoreError>>;

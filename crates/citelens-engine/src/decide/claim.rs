@@ -12,7 +12,8 @@ use citelens_types::report::{CheckReport, CheckResult, ClaimStatus, Probs};
 pub struct ClaimFacts<'a> {
     /// The claim, analysed once for every decision on it.
     pub claim: &'a Analysed,
-    pub question: &'a str,
+    /// The question, analysed once for every claim.
+    pub question: &'a Analysed,
     /// The deciding reading's probabilities (best-entailing candidate, or the joint / least
     /// contradicting reading when nothing entails).
     pub probs: Probs,
@@ -335,7 +336,7 @@ impl Reading<'_> {
         }
         if t.require_question_subject
             && status == ClaimStatus::Supported
-            && !question::missing_subjects(f.claim.text(), f.question, f.evidence).is_empty()
+            && !question::missing_subjects(f.claim, f.question, f.evidence).is_empty()
         {
             status = ClaimStatus::PartiallySupported;
         }
@@ -505,7 +506,7 @@ mod tests {
         let probes: Vec<Option<(f32, f32)>> = if probes.is_empty() { vec![None; outcome.conflicts.len()] } else { probes.to_vec() };
         RuleDecider { thresholds: Thresholds::default() }.decide(&ClaimFacts {
             claim: &Analysed::new(claim),
-            question: "",
+            question: &Analysed::default(),
             probs: p,
             evidence: ev.mentions(),
             checks: &outcome,
@@ -569,7 +570,7 @@ mod tests {
             let probes = vec![None; outcome.conflicts.len()];
             RuleDecider { thresholds: Thresholds::default() }.decide(&ClaimFacts {
                 claim: &Analysed::new(claim),
-                question: "",
+                question: &Analysed::default(),
                 probs: probs(e, 0.1),
                 evidence: Analysed::new(ev).mentions(),
                 checks: &outcome,

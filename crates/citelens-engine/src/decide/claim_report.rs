@@ -19,7 +19,7 @@ use super::{ClaimFacts, Decider};
 pub(crate) struct SentenceFacts<'a> {
     pub scores: &'a Scores,
     pub decider: &'a dyn Decider,
-    pub question: &'a str,
+    pub question: &'a Analysed,
     pub clean: &'a CleanAnswer,
     pub citations: &'a [Citation],
     pub cited: CitedSources<'a>,

@@ -68,7 +68,7 @@ pub(crate) fn decide_sentence(d: &Deciding, si: usize, graph: &mut ReasoningGrap
     let facts = SentenceFacts {
         scores: d.scores,
         decider: d.decider,
-        question: &plan.question,
+        question: &plan.question_analysed,
         clean: &plan.clean,
         citations: &plan.input.citations,
         cited: CitedSources { sources: &plan.sources, cited: &w.cited },

@@ -501,7 +501,7 @@ impl Plan {
         let one_passage_has_all = !words.is_empty() && ev.premise_words.iter().any(|p| words.iter().all(|w| p.mentions().contains_word(w)));
         let joint = ev.joint_premise.as_ref().filter(|_| !one_passage_has_all).map(|p| self.ask(p, &claim.text));
         let mut restated = Vec::new();
-        if let Some(plain) = question::without_question_descriptors(&claim.text, &self.question.clone(), ev.cited_words.mentions()) {
+        if let Some(plain) = question::without_question_descriptors(&analysed, &self.question_analysed, ev.cited_words.mentions()) {
             for (pos, p) in premises.iter().enumerate() {
                 restated.push((Some(pos), self.ask(p, &plain)));
             }

@@ -13,6 +13,7 @@ pub struct Analysed {
     names: OnceLock<Vec<Entity>>,
     values: OnceLock<Vec<Value>>,
     content_words: OnceLock<Vec<String>>,
+    words: OnceLock<Vec<String>>,
     mentions: OnceLock<Mentions>,
 }
 
@@ -38,6 +39,11 @@ impl Analysed {
     /// Its words that carry content (`values::content_words`).
     pub fn content_words(&self) -> &[String] {
         self.content_words.get_or_init(|| values::content_words(&self.text))
+    }
+
+    /// All its words, normalised (`entities::norm_words`).
+    pub fn words(&self) -> &[String] {
+        self.words.get_or_init(|| entities::norm_words(&self.text))
     }
 
     /// Its words, indexed for "does it name this?" (`Mentions`).

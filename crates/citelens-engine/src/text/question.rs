@@ -7,19 +7,21 @@
 
 use std::collections::HashSet;
 
+use crate::text::analysed::Analysed;
 use crate::text::entities::{self, Mentions};
 
 /// The claim without the descriptors it copied from the question and the evidence lacks:
 /// "the politician Mohammad Najibullah's country" → "Mohammad Najibullah's country". `None` when
 /// there is nothing to drop.
-pub fn without_question_descriptors(claim: &str, question: &str, evidence: &Mentions) -> Option<String> {
-    if question.trim().is_empty() {
+pub fn without_question_descriptors(claim_analysed: &Analysed, question: &Analysed, evidence: &Mentions) -> Option<String> {
+    if question.text().trim().is_empty() {
         return None;
     }
-    let asked: HashSet<String> = entities::norm_words(question).into_iter().collect();
+    let claim = claim_analysed.text();
+    let asked: HashSet<&String> = question.words().iter().collect();
     let mut out = String::with_capacity(claim.len());
     let mut last = 0;
-    for e in entities::extract(claim) {
+    for e in claim_analysed.names() {
         let before = &claim[last..e.start];
         // The words between the nearest "the" and the name: one or two lower-case words.
         let Some(the) = find_the(before) else { continue };
@@ -58,17 +60,18 @@ fn find_the(text: &str) -> Option<usize> {
 /// it and the evidence does not. Only the subject: a title or a second name the question quotes is
 /// often spelled differently in the evidence ("Newton-John", "Misérables"), and the claim is still
 /// about what the evidence describes.
-pub fn missing_subjects(claim: &str, question: &str, evidence: &Mentions) -> Vec<String> {
-    if question.trim().is_empty() {
+pub fn missing_subjects(claim_analysed: &Analysed, question: &Analysed, evidence: &Mentions) -> Vec<String> {
+    if question.text().trim().is_empty() {
         return Vec::new();
     }
-    let asked = Mentions::new(question);
-    entities::extract(claim)
-        .into_iter()
+    let claim = claim_analysed.text();
+    claim_analysed
+        .names()
+        .iter()
         .take(1)
         .filter(|e| claim[..e.start].split_whitespace().count() <= 1)
-        .filter(|e| written_as_name_in(question, &e.text) && asked.mentions(&e.text) && !evidence.mentions(&e.text))
-        .map(|e| e.text)
+        .filter(|e| written_as_name_in(question.text(), &e.text) && question.mentions().mentions(&e.text) && !evidence.mentions(&e.text))
+        .map(|e| e.text.clone())
         .collect()
 }
 
@@ -82,15 +85,20 @@ fn written_as_name_in(question: &str, name: &str) -> bool {
 mod tests {
     use super::*;
 
+    fn without(claim: &str, question: &str, evidence: &Mentions) -> Option<String> {
+        without_question_descriptors(&Analysed::new(claim), &Analysed::new(question), evidence)
+    }
+
+    fn missing(claim: &str, question: &str, evidence: &Mentions) -> Vec<String> {
+        missing_subjects(&Analysed::new(claim), &Analysed::new(question), evidence)
+    }
+
     #[test]
     fn drops_a_type_word_copied_from_the_question() {
         let q = "What are the official languages in the politician Mohammad Najibullah's country?";
         let ev = Mentions::new("Mohammad Najibullah was the president of Afghanistan.");
         let claim = "Pashto and Dari are the official languages in the politician Mohammad Najibullah's country.";
-        assert_eq!(
-            without_question_descriptors(claim, q, &ev).as_deref(),
-            Some("Pashto and Dari are the official languages in Mohammad Najibullah's country.")
-        );
+        assert_eq!(without(claim, q, &ev).as_deref(), Some("Pashto and Dari are the official languages in Mohammad Najibullah's country."));
     }
 
     #[test]
@@ -98,11 +106,11 @@ mod tests {
         let q = "Who plays Patrick in 10 Things I Hate About You?";
         let ev = Mentions::new("10 Things I Hate About You is a 1999 film starring Heath Ledger.");
         // "film" is not in the question: the claim adds it, so the evidence must back it.
-        assert_eq!(without_question_descriptors("Heath Ledger plays Patrick in the film 10 Things I Hate About You.", q, &ev), None);
+        assert_eq!(without("Heath Ledger plays Patrick in the film 10 Things I Hate About You.", q, &ev), None);
         let q = "Which film did the director Steven Spielberg make in 1993?";
         let ev = Mentions::new("The director Steven Spielberg made Jurassic Park in 1993.");
-        assert_eq!(without_question_descriptors("The director Steven Spielberg made Jurassic Park.", q, &ev), None);
-        assert_eq!(without_question_descriptors("The director Steven Spielberg made Jurassic Park.", "", &ev), None);
+        assert_eq!(without("The director Steven Spielberg made Jurassic Park.", q, &ev), None);
+        assert_eq!(without("The director Steven Spielberg made Jurassic Park.", "", &ev), None);
     }
 
     #[test]
@@ -111,17 +119,17 @@ mod tests {
         let ev = Mentions::new("The Authority finances construction for the Maryland Department of Transportation (MDOT).");
         let claim =
             "The Maryland Transportation Authority is in charge of providing funding for the Maryland Department of Transportation.";
-        assert_eq!(missing_subjects(claim, q, &ev), vec!["Maryland Transportation Authority".to_string()]);
+        assert_eq!(missing(claim, q, &ev), vec!["Maryland Transportation Authority".to_string()]);
         // Named by the evidence: nothing missing. No question: nothing to compare.
         let ev = Mentions::new("The Maryland Transportation Authority finances construction.");
-        assert!(missing_subjects(claim, q, &ev).is_empty());
-        assert!(missing_subjects(claim, "", &ev).is_empty());
+        assert!(missing(claim, q, &ev).is_empty());
+        assert!(missing(claim, "", &ev).is_empty());
         // A capitalised first word is not a name unless the question writes it as one.
         let q = "What is sketching to remember in a forensic interviewing context?";
-        assert!(missing_subjects("Sketching to remember is a technique.", q, &Mentions::new("Interviews.")).is_empty());
+        assert!(missing("Sketching to remember is a technique.", q, &Mentions::new("Interviews.")).is_empty());
         // A name later in the claim is not its subject.
         let q = "who sang the song suddenly with olivia newton john";
         let ev = Mentions::new("Suddenly is a song by Cliff Richard and Olivia Newton-John.");
-        assert!(missing_subjects("Cliff Richard sang the song 'Suddenly' with Olivia Newton John.", q, &ev).is_empty());
+        assert!(missing("Cliff Richard sang the song 'Suddenly' with Olivia Newton John.", q, &ev).is_empty());
     }
 }

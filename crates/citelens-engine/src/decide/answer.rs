@@ -26,8 +26,6 @@ pub struct Decisions {
     /// The verdict of each citation some decided sentence cites, in citation order.
     pub citations: Vec<CitationVerdict>,
     pub kg: Option<KgMetrics>,
-    /// The four-way head changed some sentence's verdict from the rules'.
-    pub four_way_changed: bool,
 }
 
 /// Decides the first `upto` sentences of `plan` from its `scores`: claims by `decider`, sentences by
@@ -54,7 +52,7 @@ pub fn decide(plan: &Plan, scores: &Scores, upto: usize, decider: &dyn Decider, 
     let facts: Vec<CitedFact> = decided().flat_map(|s| s.cited_facts.iter().cloned()).collect();
     let input = &plan.input;
     let kg = (!facts.is_empty() || input.citations.iter().any(|c| c.triples.is_some())).then(|| kg_metrics(facts, not_verifiable, input));
-    Decisions { sentences, overall, complexity: Complexity { kind, graph }, citations, kg, four_way_changed }
+    Decisions { sentences, overall, complexity: Complexity { kind, graph }, citations, kg }
 }
 
 /// Each used citation alone, over every sentence that cites it: the same judgement as the sentences'

@@ -68,7 +68,7 @@ pub(crate) fn decide_sentence(d: &Deciding, si: usize, graph: &mut ReasoningGrap
     let facts = SentenceFacts {
         scores: d.scores,
         decider: d.decider,
-        question: &plan.question_analysed,
+        question: &plan.question,
         clean: &plan.clean,
         citations: &plan.input.citations,
         cited: CitedSources { sources: &plan.sources, cited: &w.cited },
@@ -136,7 +136,7 @@ fn reasoning(
     let ev = SentenceEvidence {
         citations: w.cited.iter().enumerate().map(|(pos, &ix)| (plan.input.citations[ix].id.as_str(), &words.premises[pos])).collect(),
         sentence: &words.sentence,
-        question: &plan.question_analysed,
+        question: &plan.question,
         conjuncts,
     };
     let shared = complexity::shared_entities(&ev);

@@ -161,9 +161,8 @@ impl SentencePlan {
 pub struct Plan {
     pub input: Input,
     pub clean: CleanAnswer,
-    pub question: String,
-    /// The question, analysed once.
-    pub question_analysed: Analysed,
+    /// The question (empty when there is none), analysed once.
+    pub question: Analysed,
     pub sources: Vec<Source>,
     pub sentences: Vec<SentencePlan>,
     /// Findings known before scoring (markers, empty citations).
@@ -278,8 +277,7 @@ impl Plan {
         let mut plan = Plan {
             input: input.clone(),
             clean,
-            question_analysed: Analysed::new(question.as_str()),
-            question,
+            question: Analysed::new(question),
             sources,
             sentences: Vec::new(),
             findings,
@@ -335,7 +333,7 @@ impl Plan {
     /// there? (No claims, no pairs.)
     fn check_abstention(&self, w: &mut SentencePlan) {
         let sentence = &self.clean.text[w.piece.start..w.piece.end];
-        let query = if self.question.trim().is_empty() { abstain::asked_about(sentence) } else { self.question.clone() };
+        let query = if self.question.text().trim().is_empty() { abstain::asked_about(sentence) } else { self.question.text().to_string() };
         let sentences: Vec<(String, usize, usize, String)> = w
             .cited
             .iter()
@@ -501,7 +499,7 @@ impl Plan {
         let one_passage_has_all = !words.is_empty() && ev.premise_words.iter().any(|p| words.iter().all(|w| p.mentions().contains_word(w)));
         let joint = ev.joint_premise.as_ref().filter(|_| !one_passage_has_all).map(|p| self.ask(p, &claim.text));
         let mut restated = Vec::new();
-        if let Some(plain) = question::without_question_descriptors(&analysed, &self.question_analysed, ev.cited_words.mentions()) {
+        if let Some(plain) = question::without_question_descriptors(&analysed, &self.question, ev.cited_words.mentions()) {
             for (pos, p) in premises.iter().enumerate() {
                 restated.push((Some(pos), self.ask(p, &plain)));
             }

@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+mod common;
+
 /// The stages in order, by folder; `engine.rs` and `lib.rs` compose them all.
 const STAGES: [&str; 5] = ["text", "plan", "score", "decide", "assemble"];
 
@@ -18,17 +20,6 @@ fn stage_of_path(name: &str) -> Option<usize> {
         other => other,
     };
     STAGES.iter().position(|s| *s == folder)
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 /// Every `crate::NAME` a source text names, outside comments.
@@ -56,8 +47,7 @@ fn crate_paths(text: &str) -> Vec<String> {
 #[test]
 fn no_stage_imports_a_later_one() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    let files = common::rust_files(&src);
     let mut wrong = Vec::new();
     for file in &files {
         let rel = file.strip_prefix(&src).unwrap();

@@ -307,7 +307,7 @@ mod tests {
         }
         // The same verdicts and spans (the model's probabilities differ in the last digits: a pair
         // scored in another batch is padded otherwise).
-        let native = Engine::new(verifier().engine.scorer).verify(&Input::from_json(EXAMPLE).unwrap()).unwrap();
+        let native = v.engine.verify(&Input::from_json(EXAMPLE).unwrap()).unwrap();
         let last = last.unwrap();
         let verdicts = |r: &Report| r.sentences.iter().map(|s| s.verdict.map(|v| v.category)).collect::<Vec<_>>();
         let spans = |r: &Report| r.spans.iter().map(|s| (s.start, s.end, s.label)).collect::<Vec<_>>();

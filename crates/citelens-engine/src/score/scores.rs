@@ -70,7 +70,7 @@ impl Scores {
 
     /// The answer to pair `i`; a pair the model refused (too long, empty) counts as fully neutral.
     pub fn get(&self, i: PairId) -> Probs {
-        self.results.get(i).copied().flatten().unwrap_or(NEUTRAL)
+        self.answer(i).unwrap_or(NEUTRAL)
     }
 
     /// The answer to pair `i` when there is one.

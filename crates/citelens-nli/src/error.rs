@@ -37,6 +37,8 @@ pub enum NliError {
     EmptyText(Side),
     #[error("the {side} is {actual} {unit} long; the limit is {limit}")]
     TooLong { side: Side, actual: usize, limit: usize, unit: &'static str },
+    #[error("onnxruntime was not found ({why}): pass --ort-library PATH or set ORT_DYLIB_PATH to the libonnxruntime shared library (`pip install onnxruntime` puts it in site-packages/onnxruntime/capi/)")]
+    OrtMissing { why: String },
     #[error("inference failed: {0}")]
     Inference(String),
 }

@@ -17,8 +17,10 @@ pub use config::{Limits, ModelConfig, SentenceEvidence, FOUR_WAY_LABELS, LABELS}
 pub use error::{NliError, Result, Side};
 pub use tokenize::{window_spans, Sequence, Window};
 
-pub use runtime::Device;
+#[cfg(feature = "ort")]
+pub use runtime::find_ort_library;
 use runtime::Runtime;
+pub use runtime::{Device, OrtOptions, RunOn, RuntimeKind};
 use tokenize::PairEncoder;
 
 /// Calibrated label probabilities (softmax of logits over the fitted temperature).
@@ -84,24 +86,39 @@ impl NliModel {
         Self::from_bytes_on(onnx, tokenizer_json, config_json, Device::Cpu)
     }
 
-    /// The same, on `device` (an error when it is not usable: the caller decides to fall back).
+    /// The same, on tract on `device` (an error when it is not usable: the caller decides to fall back).
     pub fn from_bytes_on(onnx: &[u8], tokenizer_json: &[u8], config_json: &[u8], device: Device) -> Result<Self> {
+        Self::from_bytes_with(onnx, tokenizer_json, config_json, &RunOn::Tract(device))
+    }
+
+    /// The same, under the runtime `run_on` names.
+    pub fn from_bytes_with(onnx: &[u8], tokenizer_json: &[u8], config_json: &[u8], run_on: &RunOn) -> Result<Self> {
         let config = ModelConfig::from_json(config_json)?;
         let encoder = PairEncoder::from_bytes(tokenizer_json)?;
-        let runtime = Runtime::from_onnx_bytes_on(onnx, LABELS.len(), device, encoder.pad_id())?;
+        let runtime = Runtime::from_onnx_bytes(onnx, LABELS.len(), run_on, encoder.pad_id())?;
         let label_order = config.label_order()?;
         Ok(NliModel { config, label_order, encoder, runtime })
     }
 
     /// Loads a model directory holding `config.json` and the files it names.
     pub fn from_dir(dir: impl AsRef<Path>) -> Result<Self> {
+        Self::from_dir_with(dir, &RunOn::Tract(Device::Cpu))
+    }
+
+    /// The same, under the runtime `run_on` names.
+    pub fn from_dir_with(dir: impl AsRef<Path>, run_on: &RunOn) -> Result<Self> {
         let dir = dir.as_ref();
         let read = |p: &Path| std::fs::read(p).map_err(|e| NliError::io(p, e));
         let config_json = read(&dir.join("config.json"))?;
         let config = ModelConfig::from_json(&config_json)?;
         let onnx = read(&dir.join(&config.model_file))?;
         let tokenizer = read(&dir.join(&config.tokenizer_file))?;
-        Self::from_bytes(&onnx, &tokenizer, &config_json)
+        Self::from_bytes_with(&onnx, &tokenizer, &config_json, run_on)
+    }
+
+    /// The runtime the graph runs under.
+    pub fn runtime(&self) -> RuntimeKind {
+        self.runtime.kind()
     }
 
     pub fn config(&self) -> &ModelConfig {

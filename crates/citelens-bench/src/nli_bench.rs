@@ -26,6 +26,8 @@ pub struct BenchArgs {
     json: bool,
     #[arg(long)]
     model: Option<PathBuf>,
+    #[command(flatten)]
+    runtime: crate::setup::RuntimeArgs,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -35,7 +37,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let t = Instant::now();
-    let model = crate::setup::load_model(args.model)?;
+    let model = crate::setup::load_model_on(args.model, &args.runtime)?;
+    let runtime = format!("{} native", model.runtime());
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
     let iters = args.iters.max(1);
     let mut rows = Vec::new();
@@ -69,10 +72,10 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         let lengths: Vec<_> =
             rows.iter().map(|(len, s, b)| serde_json::json!({"tokens": len, "ms_per_pair_batch1": s, "ms_per_pair_batched": b})).collect();
-        println!("{}", serde_json::json!({"runtime": "tract native", "load_ms": load_ms, "batch": args.batch, "lengths": lengths}));
+        println!("{}", serde_json::json!({"runtime": runtime, "load_ms": load_ms, "batch": args.batch, "lengths": lengths}));
     } else {
         println!(
-            "tract native ({} threads available), model loaded in {load_ms:.0} ms",
+            "{runtime} ({} threads available), model loaded in {load_ms:.0} ms",
             std::thread::available_parallelism().map_or(1, |n| n.get())
         );
         println!("{:>7} {:>18} {:>24}", "tokens", "ms/pair (batch 1)", format!("ms/pair (batch {})", args.batch));

@@ -10,11 +10,60 @@ use citelens_nli::NliModel;
 /// The model every command runs: `--model DIR`, else the shipped model found without configuration.
 /// The one place the CLI loads a model, so each command's error names the folder the same way.
 pub fn load_model(explicit: Option<PathBuf>) -> anyhow::Result<citelens_nli::NliModel> {
+    load_model_on(explicit, &RuntimeArgs::default())
+}
+
+/// Which runtime runs the model (`citelens nli`): tract unless asked, so that a command's figures do
+/// not change with what happens to be installed.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct RuntimeArgs {
+    /// The runtime: tract, or onnxruntime (`ort`, from --ort-library or $ORT_DYLIB_PATH).
+    #[arg(long, value_enum, default_value = "tract")]
+    pub runtime: RuntimeName,
+    /// onnxruntime's shared library (default: $ORT_DYLIB_PATH).
+    #[arg(long)]
+    pub ort_library: Option<PathBuf>,
+    /// onnxruntime in fp32 throughout, as tract computes.
+    #[arg(long)]
+    pub ort_exact: bool,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RuntimeName {
+    #[default]
+    Tract,
+    Ort,
+}
+
+impl RuntimeArgs {
+    fn run_on(&self) -> anyhow::Result<citelens_nli::RunOn> {
+        match self.runtime {
+            RuntimeName::Tract => Ok(citelens_nli::RunOn::Tract(citelens_nli::Device::Cpu)),
+            RuntimeName::Ort => ort(self),
+        }
+    }
+}
+
+#[cfg(feature = "ort")]
+fn ort(args: &RuntimeArgs) -> anyhow::Result<citelens_nli::RunOn> {
+    let library = citelens_nli::find_ort_library(args.ort_library.as_deref())?;
+    Ok(citelens_nli::RunOn::Ort(citelens_nli::OrtOptions { library, sessions: 1, exact: args.ort_exact }))
+}
+
+#[cfg(not(feature = "ort"))]
+fn ort(_args: &RuntimeArgs) -> anyhow::Result<citelens_nli::RunOn> {
+    anyhow::bail!("this build has no onnxruntime (the `ort` feature)")
+}
+
+/// The model `load_model` finds, under the runtime `runtime` names.
+pub fn load_model_on(explicit: Option<PathBuf>, runtime: &RuntimeArgs) -> anyhow::Result<citelens_nli::NliModel> {
     let dir = match explicit {
         Some(dir) => dir,
         None => citelens_nli::model_dir::find().map_err(anyhow::Error::msg)?,
     };
-    citelens_nli::NliModel::from_dir(&dir).with_context(|| format!("loading model from {}", dir.display()))
+    let run_on = runtime.run_on()?;
+    citelens_nli::NliModel::from_dir_with(&dir, &run_on)
+        .with_context(|| format!("loading model from {} on {}", dir.display(), run_on.kind()))
 }
 
 pub fn load_engine(model: Option<PathBuf>, thresholds: Option<PathBuf>) -> anyhow::Result<Engine<NliModel>> {

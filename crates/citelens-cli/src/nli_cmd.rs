@@ -29,13 +29,15 @@ pub struct NliArgs {
     /// Model directory (default: the shipped model).
     #[arg(long)]
     model: Option<PathBuf>,
+    #[command(flatten)]
+    runtime: citelens_bench::setup::RuntimeArgs,
     /// Lines scored together.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
     chunk: u32,
 }
 
 pub fn run(args: NliArgs) -> anyhow::Result<ExitCode> {
-    let model = citelens_bench::setup::load_model(args.model.clone())?;
+    let model = citelens_bench::setup::load_model_on(args.model.clone(), &args.runtime)?;
     match (&args.premise, &args.hypothesis, &args.input) {
         (Some(p), Some(h), None) => single(&model, p, h),
         (None, None, Some(input)) => lines(&model, input, args.output.as_deref(), args.chunk as usize),

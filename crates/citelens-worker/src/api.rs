@@ -77,6 +77,8 @@ pub struct Info {
     pub evidence_head: bool,
     /// `cpu` or `cuda`.
     pub backend: String,
+    /// `tract` or `ort` (onnxruntime).
+    pub runtime: String,
     /// Threads running the model, each on its own batches.
     pub model_threads: usize,
     pub limits: Limits,

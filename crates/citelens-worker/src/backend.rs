@@ -1,8 +1,8 @@
-//! The model behind the batcher, on the backend chosen at start-up: tract on the CPU, or tract's CUDA
-//! backend when the worker is built with the `cuda` feature and a GPU is usable; otherwise it falls
-//! back to the CPU with one log line.
+//! The model behind the batcher, on the backend and runtime chosen at start-up: tract's CUDA backend
+//! when the worker is built with the `cuda` feature and a GPU is usable; on the CPU, onnxruntime when
+//! its library is found (the faster one here) or tract. Every fallback is one log line.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
@@ -16,6 +16,62 @@ pub enum BackendChoice {
     Auto,
     Cpu,
     Cuda,
+}
+
+/// Which runtime runs the model on the CPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RuntimeChoice {
+    /// onnxruntime when its library is found (`--ort-library` or `ORT_DYLIB_PATH`), else tract.
+    Auto,
+    /// onnxruntime; an error when its library is not found.
+    Ort,
+    Tract,
+}
+
+/// The runtime flags, converted once.
+#[derive(Debug, Clone)]
+pub struct RuntimeConfig {
+    pub choice: RuntimeChoice,
+    /// `libonnxruntime` (else `ORT_DYLIB_PATH`).
+    pub ort_library: Option<PathBuf>,
+    /// onnxruntime in fp32 throughout (`citelens_nli::OrtOptions::exact`).
+    pub ort_exact: bool,
+}
+
+impl Default for RuntimeConfig {
+    fn default() -> Self {
+        RuntimeConfig { choice: RuntimeChoice::Auto, ort_library: None, ort_exact: false }
+    }
+}
+
+impl RuntimeConfig {
+    /// What runs the model on the CPU, with `sessions` batches at once: `None` for tract. An explicit
+    /// `ort` without its library is an error naming the flag and the variable; `auto` falls back to
+    /// tract with one log line.
+    fn cpu(&self, sessions: usize) -> anyhow::Result<citelens_nli::RunOn> {
+        let tract = citelens_nli::RunOn::Tract(citelens_nli::Device::Cpu);
+        if self.choice == RuntimeChoice::Tract {
+            return Ok(tract);
+        }
+        match ort_library(self.ort_library.as_deref()) {
+            Ok(library) => Ok(citelens_nli::RunOn::Ort(citelens_nli::OrtOptions { library, sessions, exact: self.ort_exact })),
+            Err(e) if self.choice == RuntimeChoice::Ort => Err(e),
+            Err(e) => {
+                eprintln!("citelens-worker: running the model on tract ({e:#})");
+                Ok(tract)
+            }
+        }
+    }
+}
+
+#[cfg(feature = "ort")]
+fn ort_library(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
+    Ok(citelens_nli::find_ort_library(flag)?)
+}
+
+#[cfg(not(feature = "ort"))]
+fn ort_library(_flag: Option<&Path>) -> anyhow::Result<PathBuf> {
+    anyhow::bail!("this worker was built without onnxruntime (the `ort` feature)")
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,11 +98,13 @@ pub struct Loaded {
     pub sentence_pairs: citelens_engine::SentencePairs,
     pub evidence: bool,
     pub backend: Backend,
+    pub runtime: citelens_nli::RuntimeKind,
 }
 
 /// Loads a model directory (`config.json` naming the ONNX file and `tokenizer.json`; its labels must be
-/// entailment, neutral, contradiction: the config maps a model's outputs onto them).
-pub fn load(dir: &Path, choice: BackendChoice) -> anyhow::Result<Loaded> {
+/// entailment, neutral, contradiction: the config maps a model's outputs onto them). On the CPU,
+/// `sessions` batches may run at once (the model threads).
+pub fn load(dir: &Path, choice: BackendChoice, runtime: &RuntimeConfig, sessions: usize) -> anyhow::Result<Loaded> {
     let config_json = std::fs::read(dir.join("config.json")).with_context(|| format!("reading {}/config.json", dir.display()))?;
     let config = citelens_nli::ModelConfig::from_json(&config_json).with_context(|| format!("{}/config.json", dir.display()))?;
     let onnx_path = dir.join(&config.model_file);
@@ -57,9 +115,17 @@ pub fn load(dir: &Path, choice: BackendChoice) -> anyhow::Result<Loaded> {
     if let Some(want) = &config.model_sha256 {
         anyhow::ensure!(want.eq_ignore_ascii_case(&sha256), "{} has sha256 {sha256}, config.json expects {want}", onnx_path.display());
     }
-    let on_cpu = || citelens_nli::NliModel::from_bytes(&onnx, &tokenizer, &config_json).context("loading the model");
+    let on_cpu = || -> anyhow::Result<citelens_nli::NliModel> {
+        let run_on = runtime.cpu(sessions)?;
+        citelens_nli::NliModel::from_bytes_with(&onnx, &tokenizer, &config_json, &run_on)
+            .with_context(|| format!("loading the model on {}", run_on.kind()))
+    };
+    if choice == BackendChoice::Cuda && runtime.choice == RuntimeChoice::Ort {
+        anyhow::bail!("--backend cuda runs tract-cuda; onnxruntime runs on the CPU here (--runtime auto or tract)");
+    }
     let (model, backend) = match choice {
         BackendChoice::Cpu => (on_cpu()?, Backend::Cpu),
+        BackendChoice::Auto if runtime.choice == RuntimeChoice::Ort => (on_cpu()?, Backend::Cpu),
         BackendChoice::Auto | BackendChoice::Cuda => {
             match citelens_nli::NliModel::from_bytes_on(&onnx, &tokenizer, &config_json, citelens_nli::Device::Cuda) {
                 Ok(m) => (m, Backend::Cuda),
@@ -77,6 +143,7 @@ pub fn load(dir: &Path, choice: BackendChoice) -> anyhow::Result<Loaded> {
         four_way: model.has_four_way(),
         sentence_pairs: citelens_engine::Scorer::sentence_pairs(&model),
         evidence: model.has_evidence(),
+        runtime: model.runtime(),
         model: Arc::new(model),
         backend,
     })

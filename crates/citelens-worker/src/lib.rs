@@ -35,6 +35,7 @@ pub struct Config {
     /// Origins allowed by CORS (exact match; never `*`).
     pub cors: Vec<String>,
     pub backend: backend::BackendChoice,
+    pub runtime: backend::RuntimeConfig,
     /// Model runner threads; None: one per core on the CPU, one on a GPU.
     pub model_threads: Option<usize>,
     pub limits: Limits,
@@ -81,7 +82,8 @@ pub struct AppState {
 impl AppState {
     /// Loads the model on the chosen backend and starts the batcher; readiness starts off.
     pub fn load(config: &Config) -> anyhow::Result<Arc<Self>> {
-        Ok(Self::with_model(config, backend::load(&config.model_dir, config.backend)?))
+        let cpu_threads = config.model_threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        Ok(Self::with_model(config, backend::load(&config.model_dir, config.backend, &config.runtime, cpu_threads)?))
     }
 
     /// The state around a model already loaded (`config.model_dir` and `config.backend` are not
@@ -103,6 +105,7 @@ impl AppState {
             four_way_labels: loaded.four_way.then(|| citelens_nli::FOUR_WAY_LABELS.iter().map(|s| s.to_string()).collect()),
             evidence_head: loaded.evidence,
             backend: loaded.backend.to_string(),
+            runtime: loaded.runtime.to_string(),
             model_threads: batcher.runners(),
             limits: api::Limits {
                 max_body_bytes: l.max_body_bytes,

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use citelens_worker::{auth::Keys, backend::BackendChoice, serve, AppState, Config, Limits};
+use citelens_worker::backend::{BackendChoice, RuntimeChoice, RuntimeConfig};
+use citelens_worker::{auth::Keys, serve, AppState, Config, Limits};
 use clap::Parser;
 
 #[derive(Parser)]
@@ -26,6 +27,17 @@ struct Cli {
     /// Where the model runs.
     #[arg(long, value_enum, default_value = "auto")]
     backend: BackendChoice,
+    /// What runs the model on the CPU: onnxruntime (faster, when its library is found) or tract.
+    #[arg(long, value_enum, default_value = "auto")]
+    runtime: RuntimeChoice,
+    /// onnxruntime's shared library (libonnxruntime.so; `pip install onnxruntime` puts it in
+    /// site-packages/onnxruntime/capi/); default: $ORT_DYLIB_PATH.
+    #[arg(long)]
+    ort_library: Option<PathBuf>,
+    /// onnxruntime in fp32 throughout, as tract computes (slower; the default also quantizes the
+    /// inputs of the int8 matrix products).
+    #[arg(long)]
+    ort_exact: bool,
     /// Threads running the model, each on its own batches (default: one per core on the CPU, one on a GPU).
     #[arg(long)]
     threads: Option<usize>,
@@ -100,6 +112,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         keys,
         cors: cli.cors,
         backend: cli.backend,
+        runtime: RuntimeConfig { choice: cli.runtime, ort_library: cli.ort_library, ort_exact: cli.ort_exact },
         model_threads: cli.threads,
         limits: Limits {
             max_body_bytes: cli.max_body_bytes,
@@ -116,9 +129,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         let state = AppState::load(&config)?;
         let listener = tokio::net::TcpListener::bind(cli.listen).await?;
         eprintln!(
-            "citelens-worker: {} ({}, {} model threads, sha256 {}) on http://{}",
+            "citelens-worker: {} ({}, {}, {} model threads, sha256 {}) on http://{}",
             state.info.model,
             state.info.backend,
+            state.info.runtime,
             state.info.model_threads,
             &state.info.sha256[..12],
             listener.local_addr()?

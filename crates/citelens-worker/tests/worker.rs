@@ -33,6 +33,7 @@ fn config(dir: std::path::PathBuf, limits: Limits, cors: Vec<String>, drain: Dur
         keys: Keys::from_text(&format!("# test\n{KEY}\n")).unwrap(),
         cors,
         backend: BackendChoice::Cpu,
+        runtime: citelens_worker::backend::RuntimeConfig { choice: citelens_worker::backend::RuntimeChoice::Tract, ..Default::default() },
         model_threads: None,
         limits,
         drain,
@@ -131,6 +132,7 @@ async fn start_gated(limits: Limits) -> (Running, Arc<GatedModel>, OpenOnDrop) {
         sentence_pairs: citelens_engine::SentencePairs::None,
         evidence: false,
         backend: citelens_worker::backend::Backend::Cpu,
+        runtime: citelens_nli::RuntimeKind::Tract,
     };
     let running = serve_state(AppState::with_model(&config, loaded), config.cors, config.drain).await;
     (running, gate.clone(), OpenOnDrop(gate))
@@ -201,6 +203,7 @@ async fn auth_health_info_openapi_metrics() {
     assert_eq!(info["sha256"], config["model_sha256"], "the hash the browser compares");
     assert_eq!(info["labels"], json!(["entailment", "neutral", "contradiction"]));
     assert_eq!(info["backend"], "cpu");
+    assert_eq!(info["runtime"], "tract");
     assert_eq!(c.get(format!("{}/metrics", w.base)).send().await.unwrap().status(), 401);
     let metrics = c.get(format!("{}/metrics", w.base)).bearer_auth(KEY).send().await.unwrap().text().await.unwrap();
     assert!(metrics.contains("citelens_worker_rejected_requests_total{reason=\"unauthorized\"} 5"), "{metrics}");

@@ -25,6 +25,16 @@ echo "== cargo test (native)"
 cargo test --workspace 2>&1
 disk
 
+# The onnxruntime runtime against tract (issue 45), when the PyPI wheel is installed
+# (scripts/setup-worker.sh). Without ORT_DYLIB_PATH in the environment the run above tested the
+# tract path alone, as a machine without the wheel does.
+if ort_library=$(bash scripts/ort-library.sh); then
+  echo "== onnxruntime against tract ($ort_library)"
+  ORT_DYLIB_PATH="$ort_library" CITELENS_REQUIRE_ORT=1 cargo test -p citelens-nli --features ort --test ort_runtime 2>&1
+else
+  echo "== onnxruntime: not installed (bash scripts/setup-worker.sh installs it); its tests were skipped"
+fi
+
 echo "== citelens-worker under load: two replicas behind nginx, deliberate 429s, flat memory"
 bash scripts/test-worker-load.sh 2>&1
 

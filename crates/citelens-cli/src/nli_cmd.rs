@@ -83,6 +83,12 @@ fn with_scores(mut obj: Map<String, Value>, p: &Prediction) -> Value {
     obj.insert("neutral".into(), json!(pr.neutral));
     obj.insert("contradiction".into(), json!(pr.contradiction));
     obj.insert("label".into(), json!(pr.label()));
+    if let Some(f) = p.four_way {
+        obj.insert("four_way".into(), json!(f));
+    }
+    if let Some(e) = p.evidence {
+        obj.insert("evidence".into(), json!(e));
+    }
     obj.insert("window".into(), json!(p.window));
     Value::Object(obj)
 }

@@ -34,13 +34,13 @@ pub struct RuntimeConfig {
     pub choice: RuntimeChoice,
     /// `libonnxruntime` (else `ORT_DYLIB_PATH`).
     pub ort_library: Option<PathBuf>,
-    /// onnxruntime in fp32 throughout (`citelens_nli::OrtOptions::exact`).
-    pub ort_exact: bool,
+    /// onnxruntime's int8 kernels (`citelens_nli::OrtOptions::int8_products`).
+    pub ort_int8: bool,
 }
 
 impl Default for RuntimeConfig {
     fn default() -> Self {
-        RuntimeConfig { choice: RuntimeChoice::Auto, ort_library: None, ort_exact: false }
+        RuntimeConfig { choice: RuntimeChoice::Auto, ort_library: None, ort_int8: false }
     }
 }
 
@@ -54,7 +54,7 @@ impl RuntimeConfig {
             return Ok(tract);
         }
         match ort_library(self.ort_library.as_deref()) {
-            Ok(library) => Ok(citelens_nli::RunOn::Ort(citelens_nli::OrtOptions { library, sessions, exact: self.ort_exact })),
+            Ok(library) => Ok(citelens_nli::RunOn::Ort(citelens_nli::OrtOptions { library, sessions, int8_products: self.ort_int8 })),
             Err(e) if self.choice == RuntimeChoice::Ort => Err(e),
             Err(e) => {
                 eprintln!("citelens-worker: running the model on tract ({e:#})");

@@ -54,10 +54,10 @@ pub struct OrtOptions {
     /// Sessions over the one graph: how many batches may run at once (a session runs one at a time),
     /// one per thread that calls the model. Each session runs its batch on one core.
     pub sessions: usize,
-    /// fp32 throughout, as tract computes: onnxruntime's default fuses each weight-only int8 matrix
-    /// product into one that quantizes its input to int8 as well, faster (a quarter on MiniLM, a third
-    /// on MPNet here) but a few hundredths off in probability on some pairs (docs/WORKER.md).
-    pub exact: bool,
+    /// Let onnxruntime fuse each weight-only int8 matrix product into its own int8 kernel (its
+    /// optimiser's default): faster on the larger model here, but some pairs' probabilities move from
+    /// tract's (docs/WORKER.md has the figures). Off: fp32 products, tract's probabilities.
+    pub int8_products: bool,
 }
 
 /// Which runtime runs the graph, and on what.

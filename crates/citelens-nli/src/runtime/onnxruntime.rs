@@ -1,10 +1,11 @@
 //! The graph under onnxruntime (the `ort` crate), from a `libonnxruntime` loaded at run time: nothing
 //! is linked or downloaded at build time, and a build without the library still runs on tract.
 //!
-//! The same `model.onnx` as tract's. By default onnxruntime's optimiser fuses each weight-only int8
-//! matrix product (DequantizeLinear → MatMul) into one with int8 inputs on both sides, which runs on
-//! the cores' int8 dot products; `OrtOptions::exact` turns that fusion off, so the weights are
-//! dequantized once and the products run in fp32 as under tract.
+//! The same `model.onnx` as tract's, computed as tract computes it: the weight-only int8 matrices are
+//! dequantized once at load and the products run in fp32, so the probabilities are tract's (and the
+//! browser's). `OrtOptions::int8_products` lets onnxruntime's optimiser fuse each DequantizeLinear →
+//! MatMul into its own int8 kernel instead: faster on the larger model, but it moves some pairs'
+//! probabilities (docs/WORKER.md has both).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -32,7 +33,7 @@ pub fn find_library(flag: Option<&Path>) -> Result<PathBuf> {
     Ok(path)
 }
 
-/// onnxruntime's session setting that keeps DequantizeLinear → MatMul unfused (fp32 products).
+/// onnxruntime's session setting that keeps DequantizeLinear → MatMul unfused (fp32 products, as tract).
 const DISABLE_QDQ_FUSION: &str = "session.disable_quant_qdq";
 
 /// The one onnxruntime environment of the process (the library allows one), and the library it came
@@ -82,7 +83,7 @@ impl OrtGraph {
                 .map_err(|e| load(e.into()))?
                 .with_inter_threads(1)
                 .map_err(|e| load(e.into()))?;
-            if options.exact {
+            if !options.int8_products {
                 builder = builder.with_config_entry(DISABLE_QDQ_FUSION, "1").map_err(|e| load(e.into()))?;
             }
             builder.commit_from_memory(onnx).map_err(load)

@@ -103,6 +103,13 @@ pub(crate) trait Graph: Send + Sync {
     fn run(&self, batch: Batch) -> Result<Vec<OutputTensor>>;
 }
 
+/// A graph loaded by a runtime, with its input names and output declarations (in the graph's order).
+pub(crate) struct LoadedGraph {
+    pub graph: Box<dyn Graph>,
+    pub inputs: Vec<String>,
+    pub outputs: Vec<OutputDecl>,
+}
+
 /// Which outputs hold which head, read from the graph's declarations once.
 struct Heads {
     labels: usize,
@@ -183,10 +190,10 @@ impl Runtime {
                 (Box::new(graph), inputs, Heads::of(&outputs, labels, &wrong)?)
             }
             RunOn::Ort(options) => {
-                let (graph, names, outputs) = ort_graph(onnx, options)?;
-                let wrong = wrong_with(&names);
-                let inputs = input_slots(&names, &wrong)?;
-                (graph, inputs, Heads::of(&outputs, labels, &wrong)?)
+                let loaded = ort_graph(onnx, options)?;
+                let wrong = wrong_with(&loaded.inputs);
+                let inputs = input_slots(&loaded.inputs, &wrong)?;
+                (loaded.graph, inputs, Heads::of(&loaded.outputs, labels, &wrong)?)
             }
         };
         Ok(Runtime { graph, kind: run_on.kind(), inputs, pad_id, heads })
@@ -248,13 +255,12 @@ impl Runtime {
 }
 
 #[cfg(feature = "ort")]
-fn ort_graph(onnx: &[u8], options: &OrtOptions) -> Result<(Box<dyn Graph>, Vec<String>, Vec<OutputDecl>)> {
-    let (graph, inputs, outputs) = onnxruntime::OrtGraph::load(onnx, options)?;
-    Ok((Box::new(graph), inputs, outputs))
+fn ort_graph(onnx: &[u8], options: &OrtOptions) -> Result<LoadedGraph> {
+    onnxruntime::OrtGraph::load(onnx, options)
 }
 
 #[cfg(not(feature = "ort"))]
-fn ort_graph(_onnx: &[u8], _options: &OrtOptions) -> Result<(Box<dyn Graph>, Vec<String>, Vec<OutputDecl>)> {
+fn ort_graph(_onnx: &[u8], _options: &OrtOptions) -> Result<LoadedGraph> {
     Err(NliError::ModelLoad("this build has no onnxruntime backend (build with the `ort` feature)".into()))
 }
 

@@ -14,7 +14,7 @@ use ort::session::builder::GraphOptimizationLevel;
 use ort::session::Session;
 use ort::value::{Tensor, ValueType};
 
-use super::{Batch, Graph, OrtOptions, OutputDecl, OutputTensor};
+use super::{Batch, Graph, LoadedGraph, OrtOptions, OutputDecl, OutputTensor};
 use crate::error::{NliError, Result};
 
 /// The environment variable naming the library (the `ort` crate's own name for it).
@@ -70,8 +70,8 @@ pub(crate) struct OrtGraph {
 }
 
 impl OrtGraph {
-    /// The graph and its input names and output declarations.
-    pub fn load(onnx: &[u8], options: &OrtOptions) -> Result<(Self, Vec<String>, Vec<OutputDecl>)> {
+    /// The graph, with its input names and output declarations.
+    pub fn load(onnx: &[u8], options: &OrtOptions) -> Result<LoadedGraph> {
         let env = environment(&options.library)?;
         let load = |e: ort::Error| NliError::ModelLoad(format!("onnxruntime: {e}"));
         let session = || -> Result<Session> {
@@ -109,7 +109,7 @@ impl OrtGraph {
             inputs: inputs.clone(),
             outputs,
         };
-        Ok((graph, inputs, decls))
+        Ok(LoadedGraph { graph: Box::new(graph), inputs, outputs: decls })
     }
 
     /// A free session, or (all busy) the next in turn.

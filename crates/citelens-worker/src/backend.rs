@@ -148,3 +148,32 @@ pub fn load(dir: &Path, choice: BackendChoice, runtime: &RuntimeConfig, sessions
         backend,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(choice: RuntimeChoice) -> RuntimeConfig {
+        // A library path that does not exist: the flag wins over any ORT_DYLIB_PATH of the environment.
+        RuntimeConfig { choice, ort_library: Some(PathBuf::from("/nonexistent/libonnxruntime.so")), ort_int8: false }
+    }
+
+    #[test]
+    fn auto_falls_back_to_tract_without_the_library_and_ort_refuses() {
+        let tract = citelens_nli::RunOn::Tract(citelens_nli::Device::Cpu);
+        assert_eq!(config(RuntimeChoice::Tract).cpu(2).unwrap(), tract);
+        assert_eq!(config(RuntimeChoice::Auto).cpu(2).unwrap(), tract);
+        let err = format!("{:#}", config(RuntimeChoice::Ort).cpu(2).unwrap_err());
+        #[cfg(feature = "ort")]
+        assert!(err.contains("/nonexistent/libonnxruntime.so") && err.contains("--ort-library") && err.contains("ORT_DYLIB_PATH"), "{err}");
+        #[cfg(not(feature = "ort"))]
+        assert!(err.contains("without onnxruntime"), "{err}");
+    }
+
+    #[test]
+    fn onnxruntime_is_not_asked_for_on_a_gpu() {
+        let dir = citelens_nli::model_dir::find().expect("the shipped model");
+        let err = load(&dir, BackendChoice::Cuda, &config(RuntimeChoice::Ort), 1).err().expect("refused");
+        assert!(format!("{err:#}").contains("--backend cuda"), "{err:#}");
+    }
+}

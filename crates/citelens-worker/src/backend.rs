@@ -45,7 +45,7 @@ impl Default for RuntimeConfig {
 }
 
 impl RuntimeConfig {
-    /// What runs the model on the CPU, with `sessions` batches at once: `None` for tract. An explicit
+    /// What runs the model on the CPU, with `sessions` batches at once. An explicit
     /// `ort` without its library is an error naming the flag and the variable; `auto` falls back to
     /// tract with one log line.
     fn cpu(&self, sessions: usize) -> anyhow::Result<citelens_nli::RunOn> {
